@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# THE test command (README.md; .ci/run runs it): installs the dependencies, builds
+# loom and runs every test.
+#   1. the `default` preset (release): build, then every CTest test (C++ and Python)
+#   2. `cmake --install` into a temporary prefix, then tests/consumer/check.sh builds
+#      a separate project against it with find_package(loom) and with pkg-config
+#   3. the `tsan` preset: build, then the tests labelled `core` under ThreadSanitizer
+# Prints a summary and exits non-zero if any step failed.
+#
+# Options (for local use; CI passes none):
+#   --skip-deps   do not run scripts/setup-deps.sh
+#   --skip-tsan   leave out step 3
+# Environment: LOOM_TEST_JOBS (ctest parallelism, default 2), LOOM_KEEP_TMP=1 keeps
+# the temporary install prefix.
+set -uo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo_root"
+
+skip_deps=0 skip_tsan=0
+for arg in "$@"; do
+  case "$arg" in
+    --skip-deps) skip_deps=1 ;;
+    --skip-tsan) skip_tsan=1 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) echo "test.sh: unknown option '$arg'" >&2; exit 2 ;;
+  esac
+done
+jobs="${LOOM_TEST_JOBS:-2}"
+
+t_start=$(date +%s)
+logdir="$repo_root/build/test-logs"
+mkdir -p "$logdir"
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/loom-test.XXXXXX")"
+cleanup() { [[ "${LOOM_KEEP_TMP:-0}" == 1 ]] || rm -rf "$tmp"; }
+trap cleanup EXIT
+
+names=() results=() times=() notes=()
+tests_passed=0 tests_failed=0
+declare -A ok=()
+
+# run_step NAME COMMAND...: runs it with its output on the console and in
+# build/test-logs/NAME.log; records PASS/FAIL and the time taken.
+run_step() {
+  local name="$1"; shift
+  local t0 rc
+  echo
+  echo "==== [$name] $*"
+  t0=$(date +%s)
+  "$@" 2>&1 | tee "$logdir/$name.log"
+  rc=${PIPESTATUS[0]}
+  names+=("$name"); times+=($(($(date +%s) - t0))); notes+=("")
+  if ((rc == 0)); then results+=("PASS"); ok[$name]=1; else results+=("FAIL (exit $rc)"); fi
+  return "$rc"
+}
+skip_step() {  # skip_step NAME WHY
+  names+=("$1"); results+=("SKIP"); times+=(0); notes+=("$2")
+  echo; echo "==== [$1] skipped: $2"
+}
+note() { notes[${#notes[@]}-1]="$1"; }
+warn_last() { results[${#results[@]}-1]="WARN"; note "$1"; }
+
+# Adds a ctest log's "N% tests passed, F tests failed out of T" to the totals and
+# sets n to T (0 when ctest found no test).
+count_ctest() {
+  local line failed
+  n=0
+  line="$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$1" | tail -n 1)"
+  [[ -n "$line" ]] || return 0
+  failed="$(sed -E 's/.* ([0-9]+) tests? failed out of.*/\1/' <<<"$line")"
+  n="$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")"
+  tests_passed=$((tests_passed + n - failed))
+  tests_failed=$((tests_failed + failed))
+}
+
+# ThreadSanitizer cannot map its shadow memory when the kernel randomizes mmap with
+# more than 28 bits (newer kernels); running without ASLR avoids that, where the
+# personality call is allowed.
+tsan_wrap=()
+rnd_bits="$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 0)"
+if ((rnd_bits > 28)) && setarch "$(uname -m)" -R true 2>/dev/null; then
+  tsan_wrap=(setarch "$(uname -m)" -R)
+fi
+
+# ---- 0. dependencies ---------------------------------------------------------------
+if ((skip_deps)); then
+  skip_step deps "--skip-deps"
+else
+  run_step deps bash scripts/setup-deps.sh
+fi
+
+# ---- 1. default preset -------------------------------------------------------------
+if run_step configure cmake --preset default &&
+   run_step build cmake --build --preset default; then
+  run_step ctest ctest --preset default -j "$jobs"
+  count_ctest "$logdir/ctest.log"
+  if ((n == 0)); then
+    [[ "${results[-1]}" == PASS ]] && warn_last "no test registered"
+  else
+    note "$n tests"
+  fi
+
+  # ---- 2. install + consumer ---------------------------------------------------------
+  if run_step install cmake --install build/default --prefix "$tmp/prefix"; then
+    run_step consumer bash tests/consumer/check.sh "$tmp/prefix" "$tmp/consumer"
+    line="$(grep -E '^consumer checks: ' "$logdir/consumer.log" | tail -n 1)"
+    if [[ -n "$line" ]]; then
+      p="$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")"
+      f="$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")"
+      tests_passed=$((tests_passed + p)); tests_failed=$((tests_failed + f))
+      note "${line#consumer checks: }"
+    fi
+  else
+    skip_step consumer "install failed"
+  fi
+else
+  [[ -n "${ok[configure]:-}" ]] || skip_step build "configure failed"
+  skip_step ctest "build failed"
+  skip_step install "build failed"
+  skip_step consumer "build failed"
+fi
+
+# ---- 3. tsan preset, core tests ------------------------------------------------------
+if ((skip_tsan)); then
+  skip_step tsan-build "--skip-tsan"
+  skip_step tsan-ctest "--skip-tsan"
+elif run_step tsan-configure cmake --preset tsan &&
+     run_step tsan-build cmake --build --preset tsan; then
+  run_step tsan-ctest "${tsan_wrap[@]}" ctest --preset tsan -L core -j "$jobs"
+  count_ctest "$logdir/tsan-ctest.log"
+  if ((n == 0)); then
+    [[ "${results[-1]}" == PASS ]] && warn_last "no test labelled 'core'"
+  else
+    note "$n tests labelled core${tsan_wrap[*]:+, ASLR off}"
+  fi
+else
+  [[ -n "${ok[tsan-configure]:-}" ]] || skip_step tsan-build "configure failed"
+  skip_step tsan-ctest "build failed"
+fi
+
+# ---- summary -------------------------------------------------------------------------
+total=$(($(date +%s) - t_start))
+failed_steps=0
+echo
+echo "==== summary (logs in build/test-logs/)"
+for i in "${!names[@]}"; do
+  printf '  %-15s %-14s %5ss  %s\n' "${names[$i]}" "${results[$i]}" "${times[$i]}" "${notes[$i]}"
+  [[ "${results[$i]}" == FAIL* ]] && failed_steps=$((failed_steps + 1))
+done
+printf '  total time %dm%02ds\n' $((total / 60)) $((total % 60))
+if ((failed_steps > 0)); then
+  echo "  $failed_steps step(s) FAILED"
+else
+  echo "  all steps passed"
+fi
+echo "tests: $tests_passed passed, $tests_failed failed"
+((failed_steps == 0))
