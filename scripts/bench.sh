@@ -41,7 +41,7 @@ reports="$(find "$repo_root" \( -path "$repo_root/.git" -o -path "$repo_root/.ve
               -o -name report.md -newer "$stamp" -print 2>/dev/null || true)"
 if [[ -n "$reports" ]]; then
   while IFS= read -r r; do
-    echo "bench.sh: report: ${r#"$repo_root"/}  (results: $(dirname "${r#"$repo_root"/}"))"
+    echo "bench.sh: report: ${r#"$repo_root"/}"
   done <<<"$reports"
 else
   echo "bench.sh: no report.md was written by this run"
