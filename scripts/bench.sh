@@ -37,7 +37,7 @@ bash tools/loom-bench "$mode" --build-dir build/default "${args[@]}" || rc=$?
 
 # Where the driver wrote its report this run (it prints it too).
 echo
-reports="$(find "$repo_root" \( -path "$repo_root/.git" -o -path "$repo_root/.venv" \) -prune \
+reports="$(find "$repo_root" \( -path "$repo_root/.git" -o -path "$repo_root/.venv" -o -path "$repo_root/.cache" \) -prune \
               -o -name report.md -newer "$stamp" -print 2>/dev/null || true)"
 if [[ -n "$reports" ]]; then
   while IFS= read -r r; do

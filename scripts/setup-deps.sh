@@ -33,8 +33,8 @@ while IFS= read -r -d '' list; do
     line="${line%%#*}"
     for p in $line; do packages+=("$p"); done
   done <"$list"
-done < <(find "$repo_root" -name apt-packages.txt -not -path '*/build/*' \
-           -not -path '*/.git/*' -not -path '*/.venv/*' -print0 2>/dev/null)
+done < <(find "$repo_root" \( -name .git -o -name build -o -name .venv -o -name .cache \
+                             -o -name node_modules \) -prune -o -name apt-packages.txt -print0 2>/dev/null)
 if [[ -f "$repo_root/bench/README.md" ]]; then
   while IFS= read -r line; do
     for p in $line; do packages+=("$p"); done
