@@ -1,0 +1,114 @@
+// The scheduler's extension interface: where the caller runs, how it waits, how the
+// pool is configured and observed. The C++ API and the OpenMP layer use only this
+// header and ext/task.hpp (see docs/architecture.md, "Layers").
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "loom/ext/export.hpp"
+#include "loom/ext/task.hpp"
+
+namespace loom::ext {
+
+// ---- configuration and life cycle -------------------------------------------------
+
+/// Explicit configuration of the pool. Zero / negative fields mean "from the
+/// environment, else the default" (see docs/configuration.md).
+struct pool_options {
+    unsigned num_threads = 0;     // workers, slot 0 included; 0 = LOOM_NUM_THREADS etc.
+    std::size_t stack_size = 0;   // bytes per fiber stack; 0 = LOOM_STACKSIZE or 1 MiB
+    long spin_us = -1;            // idle spin before sleeping; -1 = LOOM_SPIN_US or 100
+    bool pin_workers = true;      // bind each worker to its place
+};
+
+/// Starts the pool with `opts` if it is not running; returns false (and changes
+/// nothing) if it was already running. The calling thread becomes slot 0.
+LOOM_EXPORT bool start(const pool_options& opts);
+/// Waits until every submitted task has finished, then stops the workers. The next
+/// use of the runtime starts a fresh pool.
+LOOM_EXPORT void shutdown();
+/// True while a pool exists.
+LOOM_EXPORT bool running() noexcept;
+/// Starts the pool from the environment if it is not running (lazy start).
+LOOM_EXPORT void ensure_started();
+
+/// Number of workers (slot 0 included); starts the pool if needed.
+LOOM_EXPORT unsigned worker_count();
+/// Index of the worker the caller runs on, or -1 for a thread outside the pool (and
+/// for the slot-0 thread while it is not inside the runtime it still answers 0).
+/// Not inlined on purpose: after any suspension point the answer may change, so it
+/// must be asked again rather than cached.
+LOOM_EXPORT int current_worker() noexcept;
+/// The configured fiber stack size and spin budget, as resolved at start.
+LOOM_EXPORT std::size_t stack_size() noexcept;
+LOOM_EXPORT long spin_budget_us() noexcept;
+
+// ---- helping ------------------------------------------------------------------------
+
+/// Pops the most recently pushed task of the calling worker's deque, or null (also
+/// null outside the pool). The caller must run or re-push what it gets.
+LOOM_EXPORT task* pop_local() noexcept;
+/// Pushes `t` back on the calling worker's deque (only valid on a worker).
+LOOM_EXPORT void push_local(task* t) noexcept;
+/// If the calling worker's most recently pushed task is `t`, takes and runs it here
+/// and returns true. Used to run a task inline when its result is awaited.
+LOOM_EXPORT bool run_if_on_top(task* t) noexcept;
+/// Lets other ready work run: a task re-queues itself behind the work available now.
+LOOM_EXPORT void yield() noexcept;
+
+// ---- waiting ---------------------------------------------------------------------
+
+/// A one-shot event with a single waiter. In a task (or the slot-0 thread) wait()
+/// parks the caller's context and its worker continues on another fiber; any other
+/// thread blocks on a futex. notify() may come before, during or after wait().
+/// The memory-ordering argument is in docs/protocols/wait_slot.md.
+class LOOM_EXPORT wait_slot {
+public:
+    wait_slot() = default;
+    wait_slot(const wait_slot&) = delete;
+    wait_slot& operator=(const wait_slot&) = delete;
+
+    /// Returns once notify() has been called. Everything written before notify()
+    /// happens-before the return.
+    void wait() noexcept;
+    /// Wakes the waiter (or makes the next wait() return at once).
+    void notify() noexcept;
+    [[nodiscard]] bool notified() const noexcept {
+        return state_.load(std::memory_order_acquire) == notified_state;
+    }
+    /// Makes the slot reusable. Only when no wait() or notify() is in progress.
+    void reset() noexcept { state_.store(empty_state, std::memory_order_relaxed); }
+
+    static constexpr std::uint32_t empty_state = 0;
+    static constexpr std::uint32_t parked_state = 1;    // a context is parked in context_
+    static constexpr std::uint32_t blocked_state = 2;   // a thread sleeps on the futex
+    static constexpr std::uint32_t notified_state = 3;
+
+private:
+    std::atomic<std::uint32_t> state_{empty_state};
+    void* context_ = nullptr;
+};
+
+// ---- observation -------------------------------------------------------------------
+
+/// Counters of one worker since the pool started.
+struct worker_stats {
+    std::uint64_t tasks_run = 0;
+    std::uint64_t steals = 0;
+    std::uint64_t failed_steals = 0;
+    std::uint64_t sleeps = 0;
+    std::uint64_t fibers_created = 0;
+    std::uint64_t suspensions = 0;
+};
+
+/// A snapshot of every worker's counters (empty if the pool is not running).
+LOOM_EXPORT std::vector<worker_stats> stats();
+
+/// The place (list of OS processor ids) worker `w` is bound to; empty if unpinned.
+LOOM_EXPORT std::vector<unsigned> worker_place(unsigned w);
+
+}  // namespace loom::ext

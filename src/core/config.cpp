@@ -1,0 +1,170 @@
+#include "config.hpp"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <set>
+
+namespace loom::core {
+
+namespace {
+
+constexpr std::size_t min_stack = std::size_t{64} << 10;
+constexpr std::size_t max_stack = std::size_t{1} << 30;
+constexpr long max_threads = 4096;
+
+std::string trim(std::string s) {
+    auto not_space = [](unsigned char c) { return !std::isspace(c); };
+    while (!s.empty() && !not_space(static_cast<unsigned char>(s.back()))) s.pop_back();
+    std::size_t i = 0;
+    while (i < s.size() && !not_space(static_cast<unsigned char>(s[i]))) ++i;
+    return s.substr(i);
+}
+
+const char* env(const char* name) {
+    const char* v = std::getenv(name);
+    return (v && *v) ? v : nullptr;
+}
+
+unsigned affinity_cpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0) return static_cast<unsigned>(n);
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? static_cast<unsigned>(n) : 1U;
+}
+
+// cgroup v2 "cpu.max" holds "<quota> <period>" or "max <period>"; cgroup v1 splits
+// them into cpu.cfs_quota_us (-1 = none) and cpu.cfs_period_us.
+std::optional<unsigned> cgroup_cpu_limit() {
+    double quota = -1, period = 0;
+    if (std::ifstream v2("/sys/fs/cgroup/cpu.max"); v2) {
+        std::string q;
+        v2 >> q >> period;
+        if (q != "max") quota = std::atof(q.c_str());
+    } else {
+        std::ifstream q1("/sys/fs/cgroup/cpu/cpu.cfs_quota_us");
+        std::ifstream p1("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
+        if (q1 && p1) q1 >> quota, p1 >> period;
+    }
+    if (quota <= 0 || period <= 0) return std::nullopt;
+    return static_cast<unsigned>(std::max(1.0, std::ceil(quota / period)));
+}
+
+unsigned resolve_threads(const ext::pool_options& opts) {
+    unsigned fallback = usable_cpus();
+    if (opts.num_threads > 0) return std::min<unsigned>(opts.num_threads, max_threads);
+    for (const char* var : {"LOOM_NUM_THREADS", "OMP_NUM_THREADS"}) {
+        const char* raw = env(var);
+        if (!raw) continue;
+        std::string text = raw;
+        // OMP_NUM_THREADS may be a nesting list "4,2": the first level sizes the pool.
+        std::string first = text.substr(0, text.find(','));
+        auto n = parse_count(first);
+        if (n && *n >= 1 && *n <= max_threads) return static_cast<unsigned>(*n);
+        warn_bad_value(var, text, "is not a thread count between 1 and 4096",
+                       std::to_string(fallback));
+        return fallback;
+    }
+    return fallback;
+}
+
+std::size_t resolve_stack(const ext::pool_options& opts) {
+    constexpr std::size_t fallback = std::size_t{1} << 20;
+    if (opts.stack_size > 0) return std::clamp(opts.stack_size, min_stack, max_stack);
+    const char* raw = env("LOOM_STACKSIZE");
+    if (!raw) return fallback;
+    auto n = parse_size(raw, 'B');
+    if (n && *n >= min_stack && *n <= max_stack) return *n;
+    warn_bad_value("LOOM_STACKSIZE", raw, "is not a size between 64K and 1G (units B, K, M, G)",
+                   "1M");
+    return fallback;
+}
+
+long resolve_spin(const ext::pool_options& opts) {
+    constexpr long fallback = 100;
+    constexpr long max_spin = 10'000'000;  // 10 s: beyond that "spin forever" is meant
+    if (opts.spin_us >= 0) return std::min(opts.spin_us, max_spin);
+    const char* raw = env("LOOM_SPIN_US");
+    if (!raw) return fallback;
+    auto n = parse_count(raw);
+    if (n && *n <= max_spin) return *n;
+    warn_bad_value("LOOM_SPIN_US", raw, "is not a number of microseconds (0 to 10000000)",
+                   std::to_string(fallback));
+    return fallback;
+}
+
+}  // namespace
+
+unsigned usable_cpus() {
+    unsigned n = affinity_cpus();
+    if (auto limit = cgroup_cpu_limit()) n = std::min(n, *limit);
+    return std::max(n, 1U);
+}
+
+std::optional<long> parse_count(const std::string& raw) {
+    std::string text = trim(raw);
+    if (text.empty() || !std::all_of(text.begin(), text.end(),
+                                     [](unsigned char c) { return std::isdigit(c); }))
+        return std::nullopt;
+    errno = 0;
+    long v = std::strtol(text.c_str(), nullptr, 10);
+    if (errno == ERANGE) return std::nullopt;
+    return v;
+}
+
+std::optional<std::size_t> parse_size(const std::string& raw, char default_unit) {
+    std::string text = trim(raw);
+    std::size_t digits = 0;
+    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+    if (digits == 0) return std::nullopt;
+    auto number = parse_count(text.substr(0, digits));
+    if (!number) return std::nullopt;
+    std::string unit = trim(text.substr(digits));
+    char u = unit.empty() ? default_unit : static_cast<char>(std::toupper(unit[0]));
+    if (unit.size() > 1 && !(unit.size() == 2 && std::toupper(unit[1]) == 'B')) return std::nullopt;
+    int shift = 0;
+    switch (u) {
+        case 'B': shift = 0; break;
+        case 'K': shift = 10; break;
+        case 'M': shift = 20; break;
+        case 'G': shift = 30; break;
+        default: return std::nullopt;
+    }
+    auto value = static_cast<std::size_t>(*number);
+    if (value > (SIZE_MAX >> shift)) return std::nullopt;
+    return value << shift;
+}
+
+void warn_bad_value(const char* variable, const std::string& value, const char* why,
+                    const std::string& instead) {
+    static std::mutex lock;
+    static std::set<std::string> warned;
+    std::lock_guard guard(lock);
+    if (!warned.insert(variable).second) return;
+    std::fprintf(stderr, "loom: warning: %s='%s' %s; using %s\n", variable, value.c_str(), why,
+                 instead.c_str());
+}
+
+config resolve_config(const ext::pool_options& opts) {
+    config c;
+    c.num_threads = resolve_threads(opts);
+    c.stack_size = resolve_stack(opts);
+    c.spin_us = resolve_spin(opts);
+    c.pin_workers = opts.pin_workers;
+    return c;
+}
+
+}  // namespace loom::core

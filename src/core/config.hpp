@@ -1,0 +1,37 @@
+// Resolution of the pool's configuration: explicit options first, then LOOM_* and
+// OMP_* environment variables, then what the process may really use (affinity mask,
+// cgroup CPU quota). Documented in docs/configuration.md.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "loom/ext/scheduler.hpp"
+
+namespace loom::core {
+
+struct config {
+    unsigned num_threads = 1;
+    std::size_t stack_size = std::size_t{1} << 20;
+    long spin_us = 100;
+    bool pin_workers = true;
+};
+
+/// Applies the precedence rules; prints one warning per malformed variable.
+config resolve_config(const ext::pool_options& opts);
+
+/// CPUs this process may use: the affinity mask, capped by a cgroup CPU quota.
+unsigned usable_cpus();
+
+/// Parses a size with an optional unit (B, K, M, G; case-insensitive; no unit means
+/// bytes for LOOM_*, kilobytes for OMP_STACKSIZE, as the OpenMP spec says).
+std::optional<std::size_t> parse_size(const std::string& text, char default_unit);
+/// Parses a whole, non-negative decimal number that fits a long.
+std::optional<long> parse_count(const std::string& text);
+
+/// Prints "loom: warning: VAR='value' <why>; using <instead>" once per variable.
+void warn_bad_value(const char* variable, const std::string& value, const char* why,
+                    const std::string& instead);
+
+}  // namespace loom::core

@@ -1,0 +1,36 @@
+// Per-worker event counters: written only by the thread running as that worker,
+// read by anyone (stats()). Relaxed atomics so readers never race; an increment is a
+// plain load-add-store, no locked instruction.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace loom::core {
+
+class counter {
+public:
+    void add(std::uint64_t n = 1) noexcept {
+        value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+    }
+    [[nodiscard]] std::uint64_t get(std::memory_order o = std::memory_order_relaxed) const noexcept {
+        return value_.load(o);
+    }
+
+private:
+    std::atomic<std::uint64_t> value_{0};
+};
+
+struct worker_counters {
+    counter tasks_run;
+    counter steals;
+    counter failed_steals;
+    counter sleeps;
+    counter fibers_created;
+    counter suspensions;
+    // For quiescence (shutdown): ordinary tasks submitted by / completed on this worker.
+    counter submitted;
+    counter completed;
+};
+
+}  // namespace loom::core

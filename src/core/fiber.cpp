@@ -1,0 +1,110 @@
+#include "fiber.hpp"
+
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if defined(LOOM_SANITIZE_ADDRESS)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(LOOM_SANITIZE_THREAD)
+#include <sanitizer/tsan_interface.h>
+#endif
+
+namespace loom::core {
+
+namespace {
+std::size_t page_size() noexcept {
+    static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return size;
+}
+}  // namespace
+
+fiber* fiber::create(std::size_t stack_size) noexcept {
+    const std::size_t page = page_size();
+    const std::size_t usable = (stack_size + page - 1) / page * page;
+    const std::size_t total = usable + page;  // + guard page at the low end
+    void* mem = mmap(nullptr, total, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (mem == MAP_FAILED) return nullptr;
+    if (mprotect(mem, page, PROT_NONE) != 0) {
+        munmap(mem, total);
+        return nullptr;
+    }
+    auto* f = new (std::nothrow) fiber();
+    if (!f) {
+        munmap(mem, total);
+        return nullptr;
+    }
+    f->mapping_ = mem;
+    f->mapping_size_ = total;
+    f->usable_ = usable;
+    f->ctx.owner = f;
+    f->ctx.san.stack_bottom = static_cast<char*>(mem) + page;
+    f->ctx.san.stack_size = usable;
+#if defined(LOOM_SANITIZE_THREAD)
+    f->ctx.san.tsan_fiber = __tsan_create_fiber(0);
+#endif
+    return f;
+}
+
+void fiber::destroy(fiber* f) noexcept {
+    if (!f) return;
+#if defined(LOOM_SANITIZE_THREAD)
+    __tsan_destroy_fiber(f->ctx.san.tsan_fiber);
+#endif
+    munmap(f->mapping_, f->mapping_size_);
+    delete f;
+}
+
+void fiber::restart(entry_fn entry) noexcept {
+    void* top = static_cast<char*>(mapping_) + mapping_size_;
+    ctx.fctx = bctx::make_fcontext(top, usable_, entry);
+    ctx.tied = -1;
+#if defined(LOOM_SANITIZE_ADDRESS)
+    // The previous life of this stack may have left poisoned frames behind.
+    __asan_unpoison_memory_region(ctx.san.stack_bottom, usable_);
+#endif
+}
+
+void init_native_context(context& c, int tied) noexcept {
+    c.owner = nullptr;
+    c.tied = tied;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        void* addr = nullptr;
+        std::size_t size = 0;
+        pthread_attr_getstack(&attr, &addr, &size);
+        c.san.stack_bottom = addr;
+        c.san.stack_size = size;
+        pthread_attr_destroy(&attr);
+    }
+#if defined(LOOM_SANITIZE_THREAD)
+    c.san.tsan_fiber = __tsan_get_current_fiber();
+#endif
+}
+
+void destroy_native_context(context&) noexcept {}
+
+bctx::transfer_t jump(context* from, context* to, arrival* a) noexcept {
+#if defined(LOOM_SANITIZE_ADDRESS)
+    // A fiber that is being recycled never comes back: ASan must drop its fake stack.
+    __sanitizer_start_switch_fiber(a->what == arrival::action::recycle ? nullptr : &from->san.fake_stack,
+                                   to->san.stack_bottom, to->san.stack_size);
+#endif
+#if defined(LOOM_SANITIZE_THREAD)
+    __tsan_switch_to_fiber(to->san.tsan_fiber, 0);
+#endif
+    bctx::transfer_t t = bctx::jump_fcontext(to->fctx, a);
+    finish_switch(from);
+    return t;
+}
+
+void finish_switch([[maybe_unused]] context* self) noexcept {
+#if defined(LOOM_SANITIZE_ADDRESS)
+    __sanitizer_finish_switch_fiber(self ? self->san.fake_stack : nullptr, nullptr, nullptr);
+#endif
+}
+
+}  // namespace loom::core

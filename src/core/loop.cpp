@@ -1,0 +1,121 @@
+#include "loop.hpp"
+
+#include <cstdio>
+
+#include "pool.hpp"
+#include "runtime.hpp"
+
+namespace loom::core {
+
+namespace {
+
+// Carries out what the sender of a switch asked for, on the receiving stack.
+void on_arrival(bctx::transfer_t t) noexcept {
+    auto* a = static_cast<arrival*>(t.data);
+    switch (a->what) {
+        case arrival::action::none:
+            break;
+        case arrival::action::park: {
+            a->from->fctx = t.fctx;
+            context* parked = a->from;
+            if (!a->commit(parked, a->arg)) make_runnable(parked);
+            break;
+        }
+        case arrival::action::recycle:
+            this_worker()->give_back(a->from->owner);
+            break;
+        case arrival::action::save:
+            a->from->fctx = t.fctx;
+            break;
+    }
+}
+
+// Leaves the running fiber for `target` for good: the fiber goes back to the pool.
+[[noreturn]] void switch_and_recycle(worker& w, context* target) noexcept {
+    context* self = w.current;
+    arrival a{arrival::action::recycle, self, nullptr, nullptr};
+    w.current = target;
+    jump(self, target, &a);
+    __builtin_unreachable();
+}
+
+[[noreturn]] void run_loop() noexcept {
+    for (;;) {
+        worker& w = *this_worker();  // asked anew: the fiber may have migrated
+        ext::task* t = w.find_work();
+        if (!t) switch_and_recycle(w, &w.native);  // pool stops
+        if (t->kind == context::resume_kind) switch_and_recycle(w, context::of(t));
+        run_task(w, t);
+    }
+}
+
+void fiber_entry(bctx::transfer_t t) noexcept {
+    finish_switch(nullptr);
+    on_arrival(t);
+    run_loop();
+}
+
+fiber* start_fiber(worker& w) noexcept {
+    fiber* f = w.take_fiber();
+    if (f) f->restart(&fiber_entry);
+    return f;
+}
+
+}  // namespace
+
+void run_task(worker& w, ext::task* t) noexcept {
+    w.current->tied = -1;  // the loop runs on a fiber; a fresh task starts untied
+    t->run(t);
+    // `w` is stale if the task parked and resumed elsewhere: count where we are now.
+    worker& now = *this_worker();
+    now.counters.tasks_run.add();
+    now.counters.completed.add();
+}
+
+void enter_loop_from_native(worker& w) {
+    fiber* f = start_fiber(w);
+    if (!f) {
+        std::fprintf(stderr, "loom: warning: worker %u could not map a fiber stack; it stays idle\n",
+                     w.index);
+        return;
+    }
+    arrival a{arrival::action::save, &w.native, nullptr, nullptr};
+    w.current = &f->ctx;
+    bctx::transfer_t back = jump(&w.native, &f->ctx, &a);
+    on_arrival(back);
+}
+
+bool park_current(bool (*commit)(context*, void*), void* arg) noexcept {
+    worker& w = *this_worker();
+    fiber* f = start_fiber(w);
+    if (!f) return false;
+    context* self = w.current;
+    w.counters.suspensions.add();
+    arrival a{arrival::action::park, self, commit, arg};
+    w.current = &f->ctx;
+    bctx::transfer_t back = jump(self, &f->ctx, &a);
+    on_arrival(back);  // whoever resumed us recycles its fiber through this
+    return true;
+}
+
+void make_runnable(context* c) noexcept {
+    ext::task* t = &c->resume_task;
+    t->kind = context::resume_kind;
+    t->prio = priority::normal;
+    pool& p = *current_pool();
+    if (c->tied >= 0) {
+        worker& home = p.at(static_cast<unsigned>(c->tied));
+        home.box.push(t);
+        p.wake(home);
+        return;
+    }
+    worker* w = this_worker();
+    if (w) {
+        w->deques[static_cast<unsigned>(priority::normal)].push(t);
+    } else {
+        p.injection[static_cast<unsigned>(priority::normal)].push(t);
+    }
+    p.wake_one();
+}
+
+}  // namespace loom::core

@@ -1,0 +1,117 @@
+#include "pool.hpp"
+
+#include <cstdio>
+#include <system_error>
+
+#include "loop.hpp"
+
+namespace loom::core {
+
+pool::pool(const config& c) : cfg(c), topo_(c.num_threads) {
+    workers_.reserve(cfg.num_threads);
+    for (unsigned i = 0; i < cfg.num_threads; ++i) workers_.push_back(std::make_unique<worker>(*this, i));
+    worker& slot0 = *workers_[0];
+    init_native_context(slot0.native, /*tied=*/0);
+    slot0.current = &slot0.native;
+    set_this_worker(&slot0);
+    start_threads();
+    victims_.resize(size());
+    for (unsigned w = 0; w < size(); ++w)
+        for (unsigned v : topo_.victims(w))
+            if (v < size()) victims_[w].push_back(v);
+    gate_.store(1, std::memory_order_release);
+    futex_wake(&gate_, INT32_MAX);
+}
+
+void pool::start_threads() {
+    for (unsigned i = 1; i < workers_.size(); ++i) {
+        try {
+            workers_[i]->thread = std::thread([this, i] { thread_main(i); });
+        } catch (const std::system_error& e) {
+            std::fprintf(stderr,
+                         "loom: warning: could not start worker thread %u of %zu (%s); "
+                         "continuing with %u workers\n",
+                         i, workers_.size(), e.what(), i);
+            workers_.resize(i);
+            return;
+        }
+    }
+}
+
+void pool::thread_main(unsigned index) {
+    while (gate_.load(std::memory_order_acquire) == 0) futex_wait(&gate_, 0);
+    worker& w = *workers_[index];
+    set_this_worker(&w);
+    if (cfg.pin_workers) topo_.bind_current_thread(index);
+    init_native_context(w.native, static_cast<int>(index));
+    w.current = &w.native;
+    enter_loop_from_native(w);
+    destroy_native_context(w.native);
+    set_this_worker(nullptr);
+}
+
+pool::~pool() {
+    stopping.store(true, std::memory_order_seq_cst);
+    for (auto& w : workers_) {
+        w->sleep_word.store(0, std::memory_order_seq_cst);
+        futex_wake(&w->sleep_word, 1);
+    }
+    for (auto& w : workers_)
+        if (w->thread.joinable()) w->thread.join();
+    if (this_worker() == workers_[0].get()) set_this_worker(nullptr);
+}
+
+void pool::wake_one() noexcept {
+    // Store-load fence: the work just pushed must be visible before we read
+    // `sleepers`, or a worker going to sleep and this push could miss each other.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (sleepers.load(std::memory_order_relaxed) == 0) return;
+    worker* self = this_worker();
+    unsigned start = self ? self->index : 0;
+    for (unsigned k = 0; k < size(); ++k) {
+        worker& w = *workers_[(start + k) % size()];
+        if (w.sleep_word.load(std::memory_order_relaxed) == 1 &&
+            w.sleep_word.exchange(0, std::memory_order_acq_rel) == 1) {
+            futex_wake(&w.sleep_word, 1);
+            return;
+        }
+    }
+}
+
+void pool::wake(worker& w) noexcept {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (w.sleep_word.load(std::memory_order_relaxed) == 1 &&
+        w.sleep_word.exchange(0, std::memory_order_acq_rel) == 1)
+        futex_wake(&w.sleep_word, 1);
+}
+
+// Completions are summed before submissions: every counted completion belongs to a
+// submission that happened before it, so equal sums mean nothing is left in flight.
+bool pool::quiescent() const noexcept {
+    std::uint64_t done = 0, submitted = 0;
+    for (auto& w : workers_) done += w->counters.completed.get(std::memory_order_acquire);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    for (auto& w : workers_) submitted += w->counters.submitted.get(std::memory_order_acquire);
+    submitted += foreign_submitted.load(std::memory_order_acquire);
+    return done == submitted;
+}
+
+void pool::drain() {
+    ext::wait_slot slot;
+    drain_slot_.store(&slot, std::memory_order_seq_cst);
+    if (quiescent()) {
+        if (drain_slot_.exchange(nullptr, std::memory_order_acq_rel) == nullptr) slot.wait();
+        return;
+    }
+    // Sleeping workers must re-check: the last completion may have happened before
+    // drain_slot_ was set, with every worker already asleep.
+    for (auto& w : workers_) wake(*w);
+    slot.wait();
+}
+
+void pool::check_drained() noexcept {
+    if (drain_slot_.load(std::memory_order_seq_cst) == nullptr || !quiescent()) return;
+    if (ext::wait_slot* slot = drain_slot_.exchange(nullptr, std::memory_order_acq_rel)) slot->notify();
+}
+
+}  // namespace loom::core

@@ -1,0 +1,63 @@
+// The pool: every worker, the injection queues, and the pool-wide sleep and shutdown
+// state. One pool per process at a time (runtime.cpp owns it).
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "config.hpp"
+#include "injection_queue.hpp"
+#include "loom/ext/scheduler.hpp"
+#include "topology.hpp"
+#include "worker.hpp"
+
+namespace loom::core {
+
+class pool {
+public:
+    /// Starts the workers; the calling thread becomes slot 0. If the OS refuses a
+    /// thread, the pool continues with fewer workers and says so once.
+    explicit pool(const config& cfg);
+    /// Stops and joins the pool threads. Call only once quiescent (see drain()).
+    ~pool();
+    pool(const pool&) = delete;
+    pool& operator=(const pool&) = delete;
+
+    [[nodiscard]] unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()); }
+    worker& at(unsigned i) noexcept { return *workers_[i]; }
+    [[nodiscard]] const std::vector<unsigned>& victims(unsigned i) const noexcept { return victims_[i]; }
+    [[nodiscard]] const std::vector<unsigned>& place(unsigned i) const { return topo_.place(i); }
+
+    const config cfg;
+    injection_queue injection[3];  // indexed by loom::priority
+
+    // ---- sleep / wake (docs/protocols/sleep.md)
+    /// After making work visible to thieves: wakes one sleeping worker if any sleeps.
+    void wake_one() noexcept;
+    /// After putting work in `w`'s mailbox: wakes `w` if it sleeps.
+    void wake(worker& w) noexcept;
+    alignas(64) std::atomic<unsigned> sleepers{0};
+    alignas(64) std::atomic<long> high_pending{0};  // high-priority tasks queued anywhere
+    std::atomic<bool> stopping{false};
+
+    // ---- quiescence for shutdown
+    std::atomic<std::uint64_t> foreign_submitted{0};
+    /// Blocks (or parks) until every submitted task has completed.
+    void drain();
+    /// Called by a worker that found nothing to do: finishes a drain in progress.
+    void check_drained() noexcept;
+
+private:
+    [[nodiscard]] bool quiescent() const noexcept;
+    void start_threads();
+    void thread_main(unsigned index);
+
+    topology topo_;
+    std::vector<std::unique_ptr<worker>> workers_;
+    std::vector<std::vector<unsigned>> victims_;
+    std::atomic<std::uint32_t> gate_{0};  // pool threads wait here until construction ends
+    std::atomic<ext::wait_slot*> drain_slot_{nullptr};
+};
+
+}  // namespace loom::core

@@ -1,0 +1,42 @@
+// ext:: entry points that describe the pool: sizes, placement, counters.
+#include "pool.hpp"
+#include "runtime.hpp"
+
+namespace loom::ext {
+
+unsigned worker_count() { return core::ensure_pool().size(); }
+
+int current_worker() noexcept {
+    core::worker* w = core::this_worker();
+    return w ? static_cast<int>(w->index) : -1;
+}
+
+std::size_t stack_size() noexcept {
+    core::pool* p = core::current_pool();
+    return p ? p->cfg.stack_size : 0;
+}
+
+long spin_budget_us() noexcept {
+    core::pool* p = core::current_pool();
+    return p ? p->cfg.spin_us : -1;
+}
+
+std::vector<worker_stats> stats() {
+    std::vector<worker_stats> out;
+    core::pool* p = core::current_pool();
+    if (!p) return out;
+    for (unsigned i = 0; i < p->size(); ++i) {
+        const core::worker_counters& c = p->at(i).counters;
+        out.push_back({c.tasks_run.get(), c.steals.get(), c.failed_steals.get(), c.sleeps.get(),
+                       c.fibers_created.get(), c.suspensions.get()});
+    }
+    return out;
+}
+
+std::vector<unsigned> worker_place(unsigned w) {
+    core::pool* p = core::current_pool();
+    if (!p || w >= p->size() || !p->cfg.pin_workers) return {};
+    return p->place(w);
+}
+
+}  // namespace loom::ext

@@ -1,0 +1,82 @@
+#include "runtime.hpp"
+
+#include <pthread.h>
+
+#include <cstdio>
+#include <mutex>
+
+namespace loom::core {
+
+namespace {
+
+std::atomic<pool*> g_pool{nullptr};
+std::mutex g_lifecycle;  // serialises start and shutdown
+
+pool* start_locked(const ext::pool_options& opts) {
+    auto* p = new pool(resolve_config(opts));
+    g_pool.store(p, std::memory_order_release);
+    return p;
+}
+
+// In a child of fork() only the forking thread exists: the parent's workers are gone
+// and their queues unreachable. The child forgets the pool (leaking it: its memory
+// may be in any state) and builds a new one lazily on first use.
+void forget_pool_in_child() noexcept {
+    g_pool.store(nullptr, std::memory_order_relaxed);
+    new (&g_lifecycle) std::mutex();
+    set_this_worker(nullptr);
+}
+
+struct process_hooks {
+    process_hooks() { pthread_atfork(nullptr, nullptr, &forget_pool_in_child); }
+    // At exit, wait for tasks still in flight, then stop the threads. Skipped when
+    // exit() is called from a pool thread: that thread cannot join itself.
+    ~process_hooks() {
+        worker* w = this_worker();
+        if (w && w->index != 0) return;
+        ext::shutdown();
+    }
+};
+process_hooks g_hooks;
+
+}  // namespace
+
+pool* current_pool() noexcept { return g_pool.load(std::memory_order_acquire); }
+
+pool& ensure_pool() {
+    if (pool* p = current_pool()) return *p;
+    std::lock_guard guard(g_lifecycle);
+    if (pool* p = g_pool.load(std::memory_order_relaxed)) return *p;
+    return *start_locked(ext::pool_options{});
+}
+
+}  // namespace loom::core
+
+namespace loom::ext {
+
+bool start(const pool_options& opts) {
+    std::lock_guard guard(core::g_lifecycle);
+    if (core::g_pool.load(std::memory_order_relaxed)) return false;
+    core::start_locked(opts);
+    return true;
+}
+
+void ensure_started() { core::ensure_pool(); }
+
+bool running() noexcept { return core::current_pool() != nullptr; }
+
+void shutdown() {
+    std::lock_guard guard(core::g_lifecycle);
+    core::pool* p = core::g_pool.load(std::memory_order_relaxed);
+    if (!p) return;
+    core::worker* w = core::this_worker();
+    if (w && (w->index != 0 || w->current != &w->native)) {
+        std::fprintf(stderr, "loom: warning: shutdown() called from inside a task; ignored\n");
+        return;
+    }
+    p->drain();
+    core::g_pool.store(nullptr, std::memory_order_release);
+    delete p;
+}
+
+}  // namespace loom::ext

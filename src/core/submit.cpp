@@ -1,0 +1,107 @@
+// ext:: entry points that put tasks into queues or take them out for inline execution.
+#include <atomic>
+
+#include "loop.hpp"
+#include "pool.hpp"
+#include "runtime.hpp"
+
+namespace loom::ext {
+
+namespace {
+constexpr unsigned normal_index = static_cast<unsigned>(priority::normal);
+
+// The worker the caller runs as in the current pool, or null for foreign threads.
+core::worker* local_worker(core::pool& p) noexcept {
+    core::worker* w = core::this_worker();
+    return (w && &w->owner == &p) ? w : nullptr;
+}
+}  // namespace
+
+void submit(task* t) noexcept {
+    core::pool& p = core::ensure_pool();
+    const auto prio = static_cast<unsigned>(t->prio);
+    if (t->prio == priority::high) p.high_pending.fetch_add(1, std::memory_order_relaxed);
+    if (core::worker* w = local_worker(p)) {
+        w->counters.submitted.add();
+        w->deques[prio].push(t);
+    } else {
+        p.foreign_submitted.fetch_add(1, std::memory_order_relaxed);
+        p.injection[prio].push(t);
+    }
+    p.wake_one();
+}
+
+void submit_to(task* t, unsigned worker) noexcept {
+    core::pool& p = core::ensure_pool();
+    if (worker >= p.size()) worker %= p.size();
+    t->home = static_cast<std::int32_t>(worker);
+    if (core::worker* w = local_worker(p)) {
+        w->counters.submitted.add();
+    } else {
+        p.foreign_submitted.fetch_add(1, std::memory_order_relaxed);
+    }
+    core::worker& home = p.at(worker);
+    home.box.push(t);
+    p.wake(home);
+}
+
+// A task handed out for inline execution counts as completed here: it runs inside
+// the caller's task, which is still in flight, so quiescence is not affected.
+task* pop_local() noexcept {
+    core::worker* w = core::this_worker();
+    if (!w) return nullptr;
+    task* t = w->deques[normal_index].pop();
+    if (t) w->counters.completed.add();
+    return t;
+}
+
+void push_local(task* t) noexcept {
+    core::worker* w = core::this_worker();
+    if (!w) {
+        submit(t);
+        return;
+    }
+    w->counters.submitted.add();  // balances the completion pop_local() counted
+    w->deques[normal_index].push(t);
+}
+
+bool run_if_on_top(task* t) noexcept {
+    core::worker* w = core::this_worker();
+    if (!w) return false;
+    task* top = w->deques[normal_index].pop();
+    if (!top) return false;
+    if (top != t) {
+        w->deques[normal_index].push(top);
+        return false;
+    }
+    w->counters.completed.add();
+    w->counters.tasks_run.add();
+    t->run(t);
+    return true;
+}
+
+namespace {
+// yield: the parked context goes behind the work that is visible now.
+bool requeue_behind(core::context* c, void*) {
+    core::pool& p = *core::current_pool();
+    task* t = &c->resume_task;
+    t->kind = core::context::resume_kind;
+    if (c->tied >= 0) {
+        core::worker& home = p.at(static_cast<unsigned>(c->tied));
+        home.box.push(t);
+        p.wake(home);
+    } else {
+        p.injection[normal_index].push(t);
+        p.wake_one();
+    }
+    return true;
+}
+}  // namespace
+
+void yield() noexcept {
+    core::worker* w = core::this_worker();
+    if (!w || w->current == &w->native) return;  // nothing to yield to outside the loop
+    core::park_current(&requeue_behind, nullptr);
+}
+
+}  // namespace loom::ext

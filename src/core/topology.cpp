@@ -1,0 +1,121 @@
+#include "topology.hpp"
+
+#include <hwloc.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace loom::core {
+
+struct topology::hw {
+    hwloc_topology_t topo = nullptr;
+    std::vector<hwloc_obj_t> place_objs;  // one per distinct place, may be null
+    ~hw() {
+        if (topo) hwloc_topology_destroy(topo);
+    }
+};
+
+namespace {
+
+std::vector<unsigned> allowed_cpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    std::vector<unsigned> cpus;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        for (unsigned c = 0; c < CPU_SETSIZE; ++c)
+            if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    }
+    if (cpus.empty()) cpus.push_back(0);
+    return cpus;
+}
+
+bool allowed(const std::vector<unsigned>& cpus, unsigned id) {
+    return std::binary_search(cpus.begin(), cpus.end(), id);
+}
+
+// Places are whole cores when there are at least as many cores as workers, single
+// processing units otherwise (then two workers may share a core, never a PU, until
+// the PUs run out and places wrap around).
+std::vector<hwloc_obj_t> candidate_objs(hwloc_topology_t topo, const std::vector<unsigned>& cpus,
+                                        unsigned workers) {
+    std::vector<hwloc_obj_t> cores, pus;
+    for (hwloc_obj_type_t type : {HWLOC_OBJ_CORE, HWLOC_OBJ_PU}) {
+        auto& out = type == HWLOC_OBJ_CORE ? cores : pus;
+        int n = hwloc_get_nbobjs_by_type(topo, type);
+        for (int i = 0; i < n; ++i) {
+            hwloc_obj_t o = hwloc_get_obj_by_type(topo, type, static_cast<unsigned>(i));
+            unsigned id;
+            hwloc_bitmap_foreach_begin(id, o->cpuset) {
+                if (allowed(cpus, id)) {
+                    out.push_back(o);
+                    break;
+                }
+            }
+            hwloc_bitmap_foreach_end();
+        }
+    }
+    return cores.size() >= workers || pus.empty() ? cores : pus;
+}
+
+std::vector<unsigned> cpus_of(hwloc_obj_t o, const std::vector<unsigned>& cpus) {
+    std::vector<unsigned> out;
+    unsigned id;
+    hwloc_bitmap_foreach_begin(id, o->cpuset) {
+        if (allowed(cpus, id)) out.push_back(id);
+    }
+    hwloc_bitmap_foreach_end();
+    return out;
+}
+
+// Depth of the deepest common ancestor: larger means nearer.
+int closeness(hwloc_topology_t topo, hwloc_obj_t a, hwloc_obj_t b) {
+    if (!a || !b) return 0;
+    if (a == b) return 1 << 20;
+    hwloc_obj_t common = hwloc_get_common_ancestor_obj(topo, a, b);
+    return common ? common->depth : 0;
+}
+
+}  // namespace
+
+topology::topology(unsigned workers) : hw_(std::make_unique<hw>()) {
+    std::vector<unsigned> cpus = allowed_cpus();
+    std::vector<hwloc_obj_t> objs;
+    if (hwloc_topology_init(&hw_->topo) == 0 && hwloc_topology_load(hw_->topo) == 0) {
+        objs = candidate_objs(hw_->topo, cpus, workers);
+    } else if (hw_->topo) {
+        hwloc_topology_destroy(hw_->topo);
+        hw_->topo = nullptr;
+    }
+    places_.resize(workers);
+    hw_->place_objs.assign(workers, nullptr);
+    for (unsigned w = 0; w < workers; ++w) {
+        if (!objs.empty()) {
+            hw_->place_objs[w] = objs[w % objs.size()];
+            places_[w] = cpus_of(hw_->place_objs[w], cpus);
+        } else {
+            places_[w] = {cpus[w % cpus.size()]};
+        }
+    }
+    victims_.resize(workers);
+    for (unsigned w = 0; w < workers; ++w) {
+        auto& v = victims_[w];
+        for (unsigned o = 1; o < workers; ++o) v.push_back((w + o) % workers);
+        std::stable_sort(v.begin(), v.end(), [&](unsigned a, unsigned b) {
+            return closeness(hw_->topo, hw_->place_objs[w], hw_->place_objs[a]) >
+                   closeness(hw_->topo, hw_->place_objs[w], hw_->place_objs[b]);
+        });
+    }
+}
+
+topology::~topology() = default;
+
+bool topology::bind_current_thread(unsigned worker) const {
+    const auto& place = places_.at(worker);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (unsigned c : place) CPU_SET(c, &set);
+    return sched_setaffinity(0, sizeof set, &set) == 0;
+}
+
+}  // namespace loom::core

@@ -1,0 +1,130 @@
+#include "worker.hpp"
+
+#include <chrono>
+#include <sched.h>
+
+#include "pool.hpp"
+
+namespace loom::core {
+
+namespace {
+thread_local worker* t_worker = nullptr;
+constexpr unsigned max_cached_fibers = 16;
+constexpr auto prio_index(priority p) { return static_cast<unsigned>(p); }
+}  // namespace
+
+worker* this_worker() noexcept { return t_worker; }
+void set_this_worker(worker* w) noexcept { t_worker = w; }
+
+worker::worker(pool& p, unsigned i) : owner(p), index(i), rng(0x9E3779B97F4A7C15ULL * (i + 1)) {}
+
+worker::~worker() {
+    for (fiber* f : fiber_cache) fiber::destroy(f);
+    while (free_tasks) {
+        ext::task* t = free_tasks;
+        free_tasks = t->next;
+        ::operator delete(t, std::align_val_t{alignof(ext::task)});
+    }
+}
+
+fiber* worker::take_fiber() noexcept {
+    if (!fiber_cache.empty()) {
+        fiber* f = fiber_cache.back();
+        fiber_cache.pop_back();
+        return f;
+    }
+    fiber* f = fiber::create(owner.cfg.stack_size);
+    if (f) counters.fibers_created.add();
+    return f;
+}
+
+void worker::give_back(fiber* f) noexcept {
+    if (fiber_cache.size() < max_cached_fibers) {
+        fiber_cache.push_back(f);
+    } else {
+        fiber::destroy(f);
+    }
+}
+
+ext::task* worker::steal_from_victims(priority p) noexcept {
+    for (unsigned v : owner.victims(index)) {
+        if (ext::task* t = owner.at(v).deques[prio_index(p)].steal()) {
+            counters.steals.add();
+            return t;
+        }
+    }
+    return nullptr;
+}
+
+// Order: tied work first (it holds stacks and other workers may wait for it), then
+// high-priority work anywhere when some exists, then the local deque, foreign
+// submissions, victims, and low priority last.
+ext::task* worker::try_get() noexcept {
+    if (ext::task* t = box.pop()) return t;
+    if (owner.high_pending.load(std::memory_order_relaxed) > 0) {
+        ext::task* t = deques[prio_index(priority::high)].pop();
+        if (!t) t = owner.injection[prio_index(priority::high)].pop();
+        if (!t) t = steal_from_victims(priority::high);
+        if (t) {
+            owner.high_pending.fetch_sub(1, std::memory_order_relaxed);
+            return t;
+        }
+    }
+    if (ext::task* t = deques[prio_index(priority::normal)].pop()) return t;
+    if (ext::task* t = owner.injection[prio_index(priority::normal)].pop()) return t;
+    if (ext::task* t = steal_from_victims(priority::normal)) return t;
+    if (ext::task* t = deques[prio_index(priority::low)].pop()) return t;
+    if (ext::task* t = owner.injection[prio_index(priority::low)].pop()) return t;
+    if (ext::task* t = steal_from_victims(priority::low)) return t;
+    counters.failed_steals.add();
+    return nullptr;
+}
+
+// Seq-cst loads: paired with the fence in pool::wake_one(), so that either the
+// sleeper sees the new work here or the pusher sees the sleeper (sleep.md).
+bool worker::anything_visible() noexcept {
+    if (box.has_incoming() || !box.looks_empty()) return true;
+    for (auto& q : owner.injection)
+        if (!q.looks_empty()) return true;
+    for (auto& d : deques)
+        if (!d.looks_empty()) return true;
+    for (unsigned v : owner.victims(index))
+        for (auto& d : owner.at(v).deques)
+            if (!d.looks_empty()) return true;
+    return false;
+}
+
+void worker::sleep() noexcept {
+    sleep_word.store(1, std::memory_order_seq_cst);
+    owner.sleepers.fetch_add(1, std::memory_order_seq_cst);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (anything_visible() || (owner.stopping.load(std::memory_order_seq_cst) && index != 0)) {
+        sleep_word.store(0, std::memory_order_relaxed);
+    } else {
+        owner.check_drained();
+        counters.sleeps.add();
+        while (sleep_word.load(std::memory_order_acquire) == 1) futex_wait(&sleep_word, 1);
+    }
+    owner.sleepers.fetch_sub(1, std::memory_order_relaxed);
+}
+
+ext::task* worker::find_work() noexcept {
+    using clock = std::chrono::steady_clock;
+    const auto budget = std::chrono::microseconds(owner.cfg.spin_us);
+    for (;;) {
+        auto start = clock::now();
+        for (unsigned round = 0;; ++round) {
+            if (ext::task* t = try_get()) return t;
+            // Slot 0 never leaves on stop: its thread is parked waiting for something.
+            if (owner.stopping.load(std::memory_order_acquire) && index != 0) return nullptr;
+            for (int i = 0; i < 32; ++i) cpu_relax();
+            if ((round & 15) == 15) {
+                if (clock::now() - start >= budget) break;
+                if ((round & 255) == 255) sched_yield();
+            }
+        }
+        sleep();
+    }
+}
+
+}  // namespace loom::core

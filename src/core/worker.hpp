@@ -1,0 +1,70 @@
+// One worker: an OS thread bound to a place, with its queues, caches and counters.
+// Slot 0 is the thread that started the pool; it works only while it waits inside
+// the runtime. See docs/architecture.md, "Workers and queues".
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "chase_lev_deque.hpp"
+#include "counters.hpp"
+#include "fiber.hpp"
+#include "loom/ext/task.hpp"
+#include "mailbox.hpp"
+
+namespace loom::core {
+
+class pool;
+
+class worker {
+public:
+    worker(pool& owner, unsigned index);
+    ~worker();
+    worker(const worker&) = delete;
+    worker& operator=(const worker&) = delete;
+
+    pool& owner;
+    const unsigned index;
+
+    // ---- queues (see docs/protocols/deque.md and sleep.md)
+    chase_lev_deque<ext::task*> deques[3];  // indexed by loom::priority
+    mailbox box;
+
+    // ---- sleeping: 1 while the worker sleeps or is about to; a waker swaps it to 0
+    alignas(64) std::atomic<std::uint32_t> sleep_word{0};
+
+    // ---- state of the thread running as this worker (touched by that thread only)
+    alignas(64) context native;       // the thread's own stack
+    context* current = nullptr;       // the context running now
+    std::vector<fiber*> fiber_cache;  // idle fibers ready to restart
+    ext::task* free_tasks = nullptr;  // task-record cache (intrusive list)
+    unsigned free_task_count = 0;
+    std::uint64_t rng = 0;
+
+    worker_counters counters;
+    std::thread thread;  // empty for slot 0
+
+    /// Looks for work once: mailbox, priorities, injection queue, victims.
+    ext::task* try_get() noexcept;
+    /// try_get() with spinning and sleeping; null only when the pool stops.
+    ext::task* find_work() noexcept;
+
+    /// A fiber to switch to (from the cache or newly mapped); null if the OS refuses.
+    fiber* take_fiber() noexcept;
+    void give_back(fiber* f) noexcept;
+
+private:
+    ext::task* steal_from_victims(priority p) noexcept;
+    bool anything_visible() noexcept;
+    void sleep() noexcept;
+};
+
+/// The worker the calling thread runs as, or null outside the pool. Not inlined, and
+/// must be asked again after any point where the caller's context may have been
+/// parked: it may resume on another worker.
+worker* this_worker() noexcept;
+void set_this_worker(worker* w) noexcept;
+
+}  // namespace loom::core
