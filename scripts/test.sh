@@ -126,7 +126,7 @@ if ((skip_tsan)); then
   skip_step tsan-ctest "--skip-tsan"
 elif run_step tsan-configure cmake --preset tsan &&
      run_step tsan-build cmake --build --preset tsan; then
-  run_step tsan-ctest "${tsan_wrap[@]}" ctest --preset tsan -L core -j "$jobs"
+  run_step tsan-ctest "${tsan_wrap[@]}" ctest --preset tsan -L '^core$' -j "$jobs"
   count_ctest "$logdir/tsan-ctest.log"
   if ((n == 0)); then
     [[ "${results[-1]}" == PASS ]] && warn_last "no test labelled 'core'"
