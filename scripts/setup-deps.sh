@@ -30,14 +30,15 @@ packages=(
 # Packages declared by other parts of the tree.
 while IFS= read -r -d '' list; do
   while IFS= read -r line; do
-    line="${line%%#*}"
-    for p in $line; do packages+=("$p"); done
+    read -ra words <<<"${line%%#*}"
+    packages+=("${words[@]}")
   done <"$list"
 done < <(find "$repo_root" \( -name .git -o -name build -o -name .venv -o -name .cache \
                              -o -name node_modules \) -prune -o -name apt-packages.txt -print0 2>/dev/null)
 if [[ -f "$repo_root/bench/README.md" ]]; then
   while IFS= read -r line; do
-    for p in $line; do packages+=("$p"); done
+    read -ra words <<<"$line"
+    packages+=("${words[@]}")
   done < <(sed -n 's/^[[:space:]>*-]*`\{0,1\}apt-packages:[[:space:]]*//p' "$repo_root/bench/README.md" | tr -d '`')
 fi
 

@@ -49,7 +49,7 @@ run_step() {
   t0=$(date +%s)
   "$@" 2>&1 | tee "$logdir/$name.log"
   rc=${PIPESTATUS[0]}
-  names+=("$name"); times+=($(($(date +%s) - t0))); notes+=("")
+  names+=("$name"); times+=("$(($(date +%s) - t0))"); notes+=("")
   if ((rc == 0)); then results+=("PASS"); ok[$name]=1; else results+=("FAIL (exit $rc)"); fi
   return "$rc"
 }
