@@ -1,0 +1,296 @@
+// The shared state behind future / shared_future / promise: one allocation holding
+// the reference count, the ready event with its continuation list, and the value or
+// the exception. See docs/protocols/future.md for the memory-ordering argument.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <future>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "loom/detail/config.hpp"
+#include "loom/detail/event.hpp"
+#include "loom/ext/scheduler.hpp"
+#include "loom/ext/task.hpp"
+
+namespace loom {
+
+/// Errors of the futures API are std::future_error with a std::future_errc code
+/// (broken_promise, future_already_retrieved, promise_already_satisfied, no_state), so
+/// code written against std::future catches them unchanged.
+using future_error = std::future_error;
+using future_errc = std::future_errc;
+
+template <class T> class future;
+template <class T> class shared_future;
+template <class T> class promise;
+
+}  // namespace loom
+
+namespace loom::detail {
+
+[[noreturn]] LOOM_EXPORT void throw_future_error(std::future_errc code);
+
+class state_base {
+public:
+    enum class status : std::uint8_t { pending, value, exception };
+
+    explicit state_base(std::uint32_t refs) noexcept : refs_(refs) {}
+    state_base(const state_base&) = delete;
+    state_base& operator=(const state_base&) = delete;
+    virtual ~state_base() = default;
+
+    void add_ref() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
+    void release() noexcept {
+        // A sole owner needs no read-modify-write: nobody else can add a reference.
+        if (refs_.load(std::memory_order_acquire) == 1 ||
+            refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            delete this;
+        }
+    }
+
+    [[nodiscard]] bool is_ready() const noexcept { return ready_.is_set(); }
+    /// Only after is_ready() (or wait()) returned true.
+    [[nodiscard]] bool has_exception() const noexcept { return status_ == status::exception; }
+    [[nodiscard]] const std::exception_ptr& exception() const noexcept { return exc_; }
+    void rethrow_if_exception() const {
+        if (status_ == status::exception) std::rethrow_exception(exc_);
+    }
+
+    /// Returns once the state is ready. A result still queued on top of this worker's
+    /// deque (the task that produces it) runs inline first.
+    LOOM_EXPORT void wait() noexcept;
+
+    void set_exception(std::exception_ptr e) noexcept {
+        exc_ = std::move(e);
+        status_ = status::exception;
+        ready_.set();
+    }
+
+    /// Runs `t` (a continuation task) when the state is ready: now if it already is.
+    void add_continuation(ext::task* t) noexcept {
+        if (!ready_.add(t)) ext::submit(t);
+    }
+    /// Registers `n` to fire inline when the state becomes ready; returns false (and
+    /// registers nothing) if it is ready already.
+    bool add_callback(callback_node* n) noexcept { return ready_.add(n); }
+
+    /// promise side: claims the right to set the result once.
+    bool claim() noexcept {
+        return (flags_.fetch_or(satisfied_bit, std::memory_order_acq_rel) & satisfied_bit) == 0;
+    }
+    [[nodiscard]] bool claimed() const noexcept {
+        return (flags_.load(std::memory_order_acquire) & satisfied_bit) != 0;
+    }
+    /// promise side: the future may be taken once.
+    bool retrieve() noexcept {
+        return (flags_.fetch_or(retrieved_bit, std::memory_order_relaxed) & retrieved_bit) == 0;
+    }
+
+    /// The task that produces this state (async), or null. Written once before the
+    /// state is shared; see state_base::wait() for why a stale pointer is harmless.
+    ext::task* producer = nullptr;
+
+protected:
+    static constexpr std::uint8_t satisfied_bit = 1;
+    static constexpr std::uint8_t retrieved_bit = 2;
+
+    event ready_;
+    std::atomic<std::uint32_t> refs_;
+    status status_ = status::pending;  // written before ready_.set(), read after
+    std::atomic<std::uint8_t> flags_{0};
+    std::exception_ptr exc_;
+};
+
+template <class T>
+class shared_state : public state_base {
+public:
+    explicit shared_state(std::uint32_t refs) noexcept : state_base(refs) {}
+    ~shared_state() override {
+        if (status_ == status::value) value_.~T();
+    }
+
+    template <class... A>
+    void set_value(A&&... a) {
+        ::new (static_cast<void*>(std::addressof(value_))) T(std::forward<A>(a)...);
+        status_ = status::value;
+        ready_.set();
+    }
+    T& value() noexcept { return value_; }
+
+private:
+    union {
+        T value_;
+    };
+};
+
+template <class T>
+class shared_state<T&> : public state_base {
+public:
+    explicit shared_state(std::uint32_t refs) noexcept : state_base(refs) {}
+    void set_value(T& r) noexcept {
+        ptr_ = std::addressof(r);
+        status_ = status::value;
+        ready_.set();
+    }
+    T& value() noexcept { return *ptr_; }
+
+private:
+    T* ptr_ = nullptr;
+};
+
+template <>
+class shared_state<void> : public state_base {
+public:
+    explicit shared_state(std::uint32_t refs) noexcept : state_base(refs) {}
+    void set_value() noexcept {
+        status_ = status::value;
+        ready_.set();
+    }
+    void value() noexcept {}
+};
+
+// ---- traits -----------------------------------------------------------------------
+
+template <class T> struct is_future_impl : std::false_type {};
+template <class T> struct is_future_impl<future<T>> : std::true_type {};
+template <class T> struct is_future_impl<shared_future<T>> : std::true_type {};
+template <class T>
+inline constexpr bool is_future_v = is_future_impl<std::remove_cvref_t<T>>::value;
+
+template <class T> struct is_unique_future_impl : std::false_type {};
+template <class T> struct is_unique_future_impl<future<T>> : std::true_type {};
+template <class T>
+inline constexpr bool is_unique_future_v = is_unique_future_impl<std::remove_cvref_t<T>>::value;
+
+template <class T> struct future_value;
+template <class T> struct future_value<future<T>> { using type = T; };
+template <class T> struct future_value<shared_future<T>> { using type = T; };
+template <class T>
+using future_value_t = typename future_value<std::remove_cvref_t<T>>::type;
+
+/// What a continuation returning R makes its future hold: futures are unwrapped.
+template <class R> struct unwrapped { using type = R; static constexpr bool is_future = false; };
+template <class U> struct unwrapped<future<U>> { using type = U; static constexpr bool is_future = true; };
+template <class U> struct unwrapped<shared_future<U>> { using type = U; static constexpr bool is_future = true; };
+template <class R> using unwrapped_t = typename unwrapped<R>::type;
+
+/// Access to the state pointer of a future (the classes befriend this).
+struct state_access {
+    template <class F>
+    static auto* get(const F& f) noexcept { return f.st_; }
+    template <class T>
+    static future<T> make_future(shared_state<T>* s) noexcept { return future<T>(s); }
+    /// Wraps `s` in a future or shared_future that takes over one reference.
+    template <class Fut>
+    static Fut adopt(typename Fut::state_type* s) noexcept { return Fut(s); }
+    template <class T>
+    static shared_state<T>* take(future<T>& f) noexcept { return std::exchange(f.st_, nullptr); }
+};
+
+// ---- moving a result from one state into another -------------------------------------
+
+/// Sets `dst` from the ready state `src` (moving the value if `move`, else copying).
+template <class T>
+void transfer(shared_state<T>* dst, shared_state<T>* src, bool move) noexcept {
+    if (src->has_exception()) {
+        dst->set_exception(src->exception());
+        return;
+    }
+    try {
+        if constexpr (std::is_void_v<T>) {
+            dst->set_value();
+        } else if constexpr (std::is_reference_v<T>) {
+            dst->set_value(src->value());
+        } else {
+            if (move) {
+                dst->set_value(std::move(src->value()));
+            } else {
+                dst->set_value(static_cast<const T&>(src->value()));
+            }
+        }
+    } catch (...) {
+        dst->set_exception(std::current_exception());
+    }
+}
+
+/// Makes `dst` take the result of `inner` once that is ready (future unwrapping).
+/// Consumes one reference of dst and the reference held by `inner`.
+template <class T, class Inner>
+void forward_into(shared_state<T>* dst, Inner&& inner) noexcept {
+    constexpr bool move = is_unique_future_v<Inner>;
+    shared_state<T>* src = nullptr;
+    if constexpr (move) {
+        src = state_access::take(inner);
+    } else {
+        src = state_access::get(inner);
+        if (src != nullptr) src->add_ref();
+    }
+    if (src == nullptr) {
+        dst->set_exception(std::make_exception_ptr(std::future_error(std::future_errc::no_state)));
+        dst->release();
+        return;
+    }
+    struct node final : callback_node {
+        shared_state<T>* dst;
+        shared_state<T>* src;
+    };
+    auto finish = [](shared_state<T>* d, shared_state<T>* s) noexcept {
+        transfer(d, s, move);
+        s->release();
+        d->release();
+    };
+    if (src->is_ready()) {
+        finish(dst, src);
+        return;
+    }
+    node* n = nullptr;
+    try {
+        n = new node;
+    } catch (...) {
+        src->wait();
+        finish(dst, src);
+        return;
+    }
+    n->dst = dst;
+    n->src = src;
+    n->fire = [](callback_node* c) noexcept {
+        node* self = static_cast<node*>(c);
+        shared_state<T>* d = self->dst;
+        shared_state<T>* s = self->src;
+        delete self;
+        transfer(d, s, move);
+        s->release();
+        d->release();
+    };
+    if (!src->add_callback(n)) {
+        delete n;
+        finish(dst, src);
+    }
+}
+
+/// Runs `f` and stores what it returns (or throws) in `st`; unwraps a returned future.
+/// Does not touch st's reference count unless unwrapping (then it consumes one).
+template <class T, class F>
+void fulfil(shared_state<T>* st, F&& f) noexcept {
+    try {
+        using R = decltype(std::forward<F>(f)());
+        if constexpr (unwrapped<R>::is_future) {
+            R inner = std::forward<F>(f)();
+            st->add_ref();  // forward_into consumes one
+            forward_into(st, std::move(inner));
+        } else if constexpr (std::is_void_v<T>) {
+            std::forward<F>(f)();
+            st->set_value();
+        } else {
+            st->set_value(std::forward<F>(f)());
+        }
+    } catch (...) {
+        st->set_exception(std::current_exception());
+    }
+}
+
+}  // namespace loom::detail
