@@ -1,0 +1,99 @@
+"""METG on synthetic curves whose answer is known by construction."""
+
+import pytest
+
+from loom_bench import metg
+from loom_bench.metg import Point
+
+
+def curve(pairs, cores=1, tasks=1):
+    """Points with exactly the given (granularity [s], efficiency), largest grain first.
+
+    With cores = tasks = 1 the granularity is the wall time; flops are chosen
+    so that flops/time = efficiency x the first point's rate.
+    """
+    peak = 1e9
+    n = len(pairs)
+    return [Point(grain=2 ** (n - 1 - i), wall_s=gran * tasks / cores,
+                  flops=eff * peak * gran * tasks / cores, tasks=tasks, cores=cores)
+            for i, (gran, eff) in enumerate(pairs)]
+
+
+def test_efficiency_uses_largest_grain_as_peak():
+    pts = curve([(8e-6, 1.0), (4e-6, 0.8), (2e-6, 0.4)], cores=2, tasks=1000)
+    result = metg.efficiency_curve(list(reversed(pts)))   # order must not matter
+    assert [round(c.efficiency, 9) for c in result] == [1.0, 0.8, 0.4]
+    assert [c.grain for c in result] == [4, 2, 1]
+    assert [c.granularity_s for c in result] == pytest.approx([8e-6, 4e-6, 2e-6])
+
+
+def test_granularity_is_wall_time_times_cores_over_tasks():
+    p = Point(grain=8, wall_s=0.5, flops=1e9, tasks=1000, cores=4)
+    assert p.granularity_s == pytest.approx(0.5 * 4 / 1000)
+
+
+def test_linear_interpolation_between_neighbours():
+    pts = curve([(100e-6, 1.0), (20e-6, 0.9), (10e-6, 0.7), (6e-6, 0.3), (5e-6, 0.1)])
+    result = metg.compute(pts)
+    assert result.status == metg.OK
+    # Linear in (efficiency, granularity): 0.5 is halfway from 0.3 to 0.7, so the
+    # answer is halfway from 6 us to 10 us -- not the geometric mean (7.75 us).
+    assert result.value_s == pytest.approx(8e-6)
+
+
+def test_known_value_hand_computed():
+    # Two points: grain 10 at peak, grain 1 at 25 % efficiency.
+    # cores=1, tasks=1: granularity = wall time.
+    peak = 1e9
+    big = Point(10, 10e6 / peak, 10e6, 1, 1)              # 10 ms, eff 1.0
+    small = Point(1, 1e6 / (0.25 * peak), 1e6, 1, 1)      # 4 ms, eff 0.25
+    result = metg.compute([big, small])
+    # eff 0.5 lies 1/3 of the way from 0.25 to 1.0: 4 ms + (10-4)/3 ms = 6 ms.
+    assert result.value_s == pytest.approx(6e-3)
+
+
+def test_exactly_fifty_percent_point_is_the_answer():
+    result = metg.compute(curve([(50e-6, 1.0), (9e-6, 0.5), (4e-6, 0.2)]))
+    assert result.value_s == pytest.approx(9e-6)
+
+
+def test_never_below_threshold_is_below_smallest_measured():
+    result = metg.compute(curve([(40e-6, 1.0), (20e-6, 0.9), (10e-6, 0.8), (5e-6, 0.6)]))
+    assert result.status == metg.BELOW_SMALLEST
+    assert result.value_s == pytest.approx(5e-6)
+    assert result.text().startswith("< smallest measured")
+
+
+def test_never_above_threshold_is_not_reached():
+    # With a machine peak far above anything measured, no point reaches 50 %.
+    pts = curve([(40e-6, 1.0), (20e-6, 0.9), (10e-6, 0.5)])
+    result = metg.compute(pts, peak_flops_per_s=1e12)
+    assert result.status == metg.NOT_REACHED
+    assert result.text() == "not reached"
+
+
+def test_non_monotonic_curve_uses_smallest_granularity_above_threshold():
+    # Efficiency dips below 50 % and recovers: like Task Bench, take the smallest
+    # granularity that still reaches 50 %, then interpolate with the next grain.
+    result = metg.compute(curve([(40e-6, 1.0), (20e-6, 0.4), (10e-6, 0.6), (5e-6, 0.2)]))
+    assert result.status == metg.OK
+    # Between (10 us, 0.6) and (5 us, 0.2): 0.5 is 3/4 of the way up -> 8.75 us.
+    assert result.value_s == pytest.approx(8.75e-6)
+
+
+def test_next_grain_with_larger_granularity_is_not_interpolated():
+    # Task Bench only interpolates when the next grain really is finer.
+    result = metg.compute(curve([(40e-6, 1.0), (10e-6, 0.6), (12e-6, 0.2)]))
+    assert result.value_s == pytest.approx(10e-6)
+
+
+def test_single_point_and_empty_input():
+    assert metg.compute(curve([(1e-3, 1.0)])).status == metg.BELOW_SMALLEST
+    assert metg.compute([]).status == metg.NO_DATA
+
+
+def test_format_seconds():
+    assert metg.format_seconds(7.91e-6) == "7.91 µs"
+    assert metg.format_seconds(0.25) == "250 ms"
+    assert metg.format_seconds(3.0) == "3 s"
+    assert metg.format_seconds(None) == "n/a"
