@@ -141,3 +141,21 @@ def test_cpu_seconds_come_from_the_child(tmp_path):
     assert run.failure is None
     assert run.cpu_user_s + run.cpu_sys_s > 0.05
     assert run.cpu_user_s + run.cpu_sys_s <= run.wall_s * (os.cpu_count() or 1) + 0.05
+
+
+def test_wrong_result_wins_over_its_exit_code(tmp_path):
+    script = tmp_path / "wrong_exit.sh"
+    script.write_text("#!/usr/bin/env bash\n"
+                      "echo '{\"times_s\":[0.1],\"verified\":false,\"error\":\"c[3] = 7\"}'\n"
+                      "exit 1\n")
+    script.chmod(0o755)
+    run = runner.run_once([str(script)], dict(os.environ), 10, EnergyMeter(tmp_path))
+    assert run.failure == "wrong result (verified: false): c[3] = 7 (exit code 1)"
+
+
+def test_exit_zero_without_result_line_fails(tmp_path):
+    script = tmp_path / "silent.sh"
+    script.write_text("#!/usr/bin/env bash\necho 'all good, trust me'\n")
+    script.chmod(0o755)
+    run = runner.run_once([str(script)], dict(os.environ), 10, EnergyMeter(tmp_path))
+    assert run.failure.startswith("no result line on stdout")

@@ -58,8 +58,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="seconds before a run is killed and marked FAILED "
                         "[manifest timeout_s, else quick 60, full 600]")
     p.add_argument("--budget", type=float, default=None,
-                   help="wall-clock budget in seconds for all cells; cells beyond it are "
-                        f"reported as skipped; 0 = none [quick {QUICK_BUDGET_S:.0f}, full none]")
+                   help="wall-clock budget in seconds for the whole command (--build "
+                        "included); cells beyond it are reported as skipped; 0 = none "
+                        f"[quick {QUICK_BUDGET_S:.0f}, full none]")
     p.add_argument("--list", action="store_true", help="list benchmarks and variants, run nothing")
     p.add_argument("--report-only", type=Path, metavar="RESULTS_JSON",
                    help="redraw the report from an existing results.json")
@@ -81,8 +82,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    started = time.monotonic()
     args = parse_args(argv)
     args.raw_argv = list(sys.argv[1:] if argv is None else argv)
+    args.started = started
     if args.report_only:
         return _report_only(args)
     if args.build and not _build():
@@ -112,12 +115,17 @@ def _run(args, ctx, manifests, broken, statuses, allowed) -> int:
     total = sum(len(cells) for _, cells in plans)
     estimate = sum(plan.estimate_seconds(cells, repeats) for _, cells in plans)
     limit = _budget_seconds(args)
+    spent = time.monotonic() - args.started
     _err(f"loom-bench: {ctx.mode} mode, {len(manifests)} benchmark(s), {total} cell(s) x "
          f"{repeats} repeat(s), estimated {progress.format_duration(estimate)}"
-         + (f" (budget {progress.format_duration(limit)})" if limit else ""))
+         + (f" (budget {progress.format_duration(limit)}, "
+            f"{progress.format_duration(spent)} already spent)" if limit else ""))
+    if limit and estimate > limit - spent:
+        _err("loom-bench: the estimate exceeds the budget; cells that do not fit are "
+             "reported as skipped (see the report)")
     _warn_unavailable(manifests, statuses, allowed)
     meter = EnergyMeter(args.powercap_root)
-    keeper = budget_mod.Budget(limit, len(plans))
+    keeper = budget_mod.Budget(limit, len(plans), start=args.started)
     bar = progress.Progress(total, estimate)
     cells: list[CellResult] = []
     start = time.monotonic()

@@ -39,12 +39,14 @@ def speedup_grid(panels: list[tuple[str, dict[str, list[tuple[int, float]]]]], p
         return None
     fig, axes = _grid(len(panels))
     for ax, (name, series) in zip(axes, panels):
-        top = 1
+        threads = {1}
         for system, points in sorted(series.items()):
             xs, ys = zip(*points)
             ax.plot(xs, ys, marker="o", label=system, color=color(system))
-            top = max(top, *xs)
+            threads.update(xs)
+        top = max(threads)
         ax.plot([1, top], [1, top], linestyle=":", color="black", linewidth=0.8, label="ideal")
+        ax.set_xticks(sorted(threads))
         ax.set_title(name or "all", fontsize=9)
         ax.set_xlabel("threads")
         ax.set_ylabel("speed-up")

@@ -130,7 +130,7 @@ def _summary_table(bench: dict, cells: list[CellResult]) -> list[str]:
     if not cells:
         return ["No cells were run for this benchmark (see Failures).", ""]
     names = list(cells[0].params)
-    present = {c.system for c in cells}
+    present = {v["system"] for v in bench["variants"]}   # unavailable references show n/a
     index = metrics.by_key(cells)
     metric = bench["metric"]
     head = [*names, "T", "system", "median time", "vs loom", "CPU-s", "J"]
@@ -211,7 +211,7 @@ def _metg_section(bench: dict, cells: list[CellResult], out_dir: Path) -> list[s
 def _heatmap_section(bench: dict, cells: list[CellResult], out_dir: Path) -> list[str]:
     cutoff = bench["report"]["cutoff"]
     good = metrics.ok(cells)
-    present = {c.system for c in good}
+    present = {v["system"] for v in bench["variants"]}
     index = metrics.by_key(good)
     lines = ["### Time ratio runtime / loom over threads x cut-off", "",
              "Each square: peer's median time / loom's at the same threads and cut-off "
@@ -361,7 +361,12 @@ def _point_label(point: metrics.PointKey) -> str:
 
 
 def _num(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3g}"
+    """3 significant digits, without exponents for the everyday range."""
+    if value is None:
+        return "n/a"
+    if 1e3 <= abs(value) < 1e7:
+        return f"{value:.0f}"
+    return f"{value:.3g}"
 
 
 def _cell(value: Any) -> str:

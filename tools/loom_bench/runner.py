@@ -76,21 +76,26 @@ def run_once(argv: list[str], env: dict[str, str], timeout_s: float, meter: Ener
 
 
 def classify(run: RunRecord, timeout_s: float) -> str | None:
-    """Why a run failed, most fundamental reason first; None if it succeeded."""
+    """Why a run failed, most fundamental reason first; None if it succeeded.
+
+    A binary that detected a wrong result may also exit non-zero; the report
+    then says "wrong result" (the finding) rather than only the exit code.
+    """
     if run.timed_out:
         return f"timed out after {timeout_s:g} s"
     if run.signal is not None:
         return f"crashed: killed by signal {_signal_name(run.signal)}"
+    wrong = [r for r in run.results if not r["verified"]]
+    if wrong:
+        detail = next((r["error"] for r in wrong if r.get("error")), None)
+        exit_note = f" (exit code {run.exit_code})" if run.exit_code else ""
+        return "wrong result (verified: false)" + (f": {detail}" if detail else "") + exit_note
     if run.exit_code:
         return f"exit code {run.exit_code}"
     if run.malformed:
         return "malformed result line(s): " + "; ".join(run.malformed[:3])
     if not run.results:
         return "no result line on stdout (see the protocol in bench/manifest_format.md)"
-    wrong = [r for r in run.results if not r["verified"]]
-    if wrong:
-        detail = next((r["error"] for r in wrong if r.get("error")), None)
-        return "wrong result (verified: false)" + (f": {detail}" if detail else "")
     return None
 
 

@@ -97,7 +97,7 @@ def binary_unavailable_reason(system: str, binary: Path, loom_omp_dir: Path) -> 
         return (f"loom's OpenMP library not found: {library} does not exist "
                 f"(build loom's src/omp, or pass --loom-omp-dir)")
     resolved = resolved_libraries(binary, run_env(system, 1, loom_omp_dir)).get(soname)
-    if resolved is not None and Path(resolved).resolve().parent != library.resolve().parent:
+    if resolved is not None and Path(resolved).resolve() != library.resolve():
         return f"{binary.name} resolves {soname} to {resolved}, not to loom's (RPATH set?)"
     return None
 
