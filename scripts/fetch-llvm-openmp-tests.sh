@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Fetches LLVM's OpenMP runtime test suite (openmp/runtime/test) from Debian's
+# llvm-toolchain-19 source package, the one that built the installed libomp, and
+# extracts only that folder.
+#
+#   scripts/fetch-llvm-openmp-tests.sh [--force]
+#
+# Result: $CACHE/src/openmp/runtime/test (path printed on the last line).
+# $CACHE is $LOOM_CACHE_DIR/llvm-openmp-tests, else <repo>/.cache/llvm-openmp-tests.
+#
+# deb-src is usually not configured. The script derives deb-src entries at run time
+# from the machine's own apt entries (deb822 *.sources and one-line *.list) into a
+# private apt configuration under $CACHE/apt; no archive address is kept anywhere in
+# the repository, and the system's apt configuration is left untouched.
+# The download (one large orig tarball) is cached: a second run only re-extracts if
+# the extracted tree is missing, and does nothing at all if it is present.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+if [[ -n "${LOOM_CACHE_DIR:-}" ]]; then
+    cache="$LOOM_CACHE_DIR/llvm-openmp-tests"
+else
+    cache="$repo/.cache/llvm-openmp-tests"
+fi
+force=0
+for arg in "$@"; do
+    case "$arg" in
+        --force) force=1 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        *) echo "fetch-llvm-openmp-tests: unknown argument '$arg'" >&2; exit 2 ;;
+    esac
+done
+
+srcpkg=llvm-toolchain-19
+# The source version of the installed runtime, so the tests match it exactly.
+want_version=$(dpkg-query -W -f='${source:Version}' libomp5-19 2>/dev/null || true)
+dest="$cache/src"
+stamp="$dest/.complete"
+# Bump when the set of extracted paths changes: a cached tree of an older layout is
+# extracted again (from the cached download).
+layout=2
+
+if [[ $force == 0 && -f "$stamp" ]] && grep -q " layout=$layout\$" "$stamp"; then
+    echo "fetch-llvm-openmp-tests: cached ($(cat "$stamp"))" >&2
+    echo "$dest/openmp/runtime/test"
+    exit 0
+fi
+
+mkdir -p "$cache/download"
+log() { echo "fetch-llvm-openmp-tests: $*" >&2; }
+
+have_orig() { compgen -G "$cache/download/${srcpkg}_*.orig.tar.*" >/dev/null; }
+
+# ---- 1. download (skipped when the tarballs are cached) -----------------------------
+if [[ $force == 1 ]] || ! have_orig; then
+    command -v apt-get >/dev/null || { log "apt-get not found: this needs a Debian-based machine"; exit 1; }
+    apt="$cache/apt"
+    rm -rf "$apt/sources.list.d"
+    mkdir -p "$apt/sources.list.d" "$apt/lists/partial" "$apt/archives/partial"
+    : > "$apt/sources.list"
+    codename=$( . /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}" )
+
+    # Keep only entries of this distribution release (suite == codename or codename-*):
+    # third-party repositories rarely publish sources and would make 'update' fail.
+    python3 - "$apt/sources.list.d/loom-deb-src.sources" "$codename" <<'PY'
+import glob, os, re, sys
+out_path, codename = sys.argv[1], sys.argv[2]
+
+def suite_ok(s):
+    return not codename or s == codename or s.startswith(codename + "-")
+
+stanzas = []
+# deb822 files: only *.sources (disabled files carry another suffix).
+for path in sorted(glob.glob("/etc/apt/sources.list.d/*.sources")):
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError:
+        continue
+    for block in re.split(r"\n\s*\n", text):
+        fields, last = {}, None
+        for line in block.splitlines():
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            if line[0] in " \t" and last:
+                fields[last] += "\n" + line
+                continue
+            key, _, val = line.partition(":")
+            last = key.strip()
+            fields[last] = val.strip()
+        if "deb" not in fields.get("Types", "").split():
+            continue
+        if fields.get("Enabled", "yes").lower() == "no":
+            continue
+        suites = [s for s in fields.get("Suites", "").split() if suite_ok(s)]
+        if not suites or not fields.get("URIs"):
+            continue
+        st = {"Types": "deb-src", "URIs": fields["URIs"], "Suites": " ".join(suites),
+              "Components": fields.get("Components", "main")}
+        if "Signed-By" in fields:
+            st["Signed-By"] = fields["Signed-By"]
+        stanzas.append(st)
+# one-line format
+for path in ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*.list")):
+    try:
+        lines = open(path, encoding="utf-8").read().splitlines()
+    except OSError:
+        continue
+    for line in lines:
+        line = line.split("#", 1)[0].strip()
+        m = re.match(r"^deb\s+(\[[^\]]*\]\s+)?(\S+)\s+(\S+)\s*(.*)$", line)
+        if not m:
+            continue
+        opts, uri, suite, comps = m.group(1) or "", m.group(2), m.group(3), m.group(4)
+        if not suite_ok(suite):
+            continue
+        st = {"Types": "deb-src", "URIs": uri, "Suites": suite, "Components": comps or "main"}
+        sb = re.search(r"signed-by=(\S+?)\s*[\]\s]", opts + " ")
+        if sb:
+            st["Signed-By"] = sb.group(1)
+        stanzas.append(st)
+if not stanzas:
+    sys.exit("no usable 'deb' entry found in /etc/apt/sources.list{,.d}")
+with open(out_path, "w", encoding="utf-8") as f:
+    for st in stanzas:
+        for k, v in st.items():
+            f.write(f"{k}: {v}\n")
+        f.write("\n")
+PY
+    aptopts=(-o "Dir::Etc::SourceList=$apt/sources.list"
+             -o "Dir::Etc::SourceParts=$apt/sources.list.d"
+             -o "Dir::State::Lists=$apt/lists"
+             -o "Dir::Cache::Archives=$apt/archives"
+             -o "Dir::Cache::pkgcache=" -o "Dir::Cache::srcpkgcache="
+             -o "APT::Sandbox::User=root"
+             -o "Acquire::Languages=none")
+    log "updating a private source index in $apt"
+    apt-get "${aptopts[@]}" -q update >&2
+    spec=$srcpkg
+    if [[ -n "$want_version" ]] &&
+       apt-cache "${aptopts[@]}" showsrc "$srcpkg" 2>/dev/null | grep -qx "Version: $want_version"; then
+        spec="$srcpkg=$want_version"
+    else
+        log "warning: source version '${want_version:-?}' of the installed libomp is not in the index; taking the newest $srcpkg"
+    fi
+    log "downloading $spec (the orig tarball is large; it is cached in $cache/download)"
+    (cd "$cache/download" && apt-get "${aptopts[@]}" -q source --download-only "$spec" >&2)
+fi
+have_orig || { log "no orig tarball was downloaded"; exit 1; }
+
+# ---- 2. extract only openmp/runtime/test -------------------------------------------
+dsc=$(ls -t "$cache/download/${srcpkg}"_*.dsc | head -n1)
+version=$(sed -n 's/^Version: //p' "$dsc" | head -n1)
+upstream=${version#*:}; upstream=${upstream%-*}
+orig=$(ls "$cache/download/${srcpkg}_${upstream}".orig.tar.* | head -n1)
+log "extracting openmp/runtime/test from $(basename "$orig")"
+rm -rf "$dest.tmp"
+mkdir -p "$dest.tmp"
+# The tarball has one top-level folder; keep only the test tree under openmp/runtime,
+# plus the one runtime header some tests include by relative path (kmp_platform.h).
+tar -xf "$orig" -C "$dest.tmp" --strip-components=1 --wildcards --no-anchored \
+    '*/openmp/runtime/test/*' '*/openmp/runtime/src/kmp_platform.h'
+
+# Debian patches that touch the test tree are applied too, so the tree is the one that
+# matches the installed runtime.
+debtar=$(ls "$cache/download/${srcpkg}_${version#*:}".debian.tar.* 2>/dev/null | head -n1 || true)
+if [[ -n "$debtar" ]]; then
+    mkdir -p "$dest.tmp/.debian"
+    tar -xf "$debtar" -C "$dest.tmp/.debian"
+    series="$dest.tmp/.debian/debian/patches/series"
+    applied=0
+    if [[ -f "$series" ]]; then
+        while read -r p _; do
+            [[ -z "$p" || "$p" == \#* ]] && continue
+            pf="$dest.tmp/.debian/debian/patches/$p"
+            [[ -f "$pf" ]] || continue
+            if grep -qE '^\+\+\+ [^ ]*openmp/runtime/test/' "$pf"; then
+                # Only the hunks for the test tree: filterdiff is not always there, so
+                # let patch skip files that are absent (-f, -N) and keep quiet.
+                if (cd "$dest.tmp" && patch -p1 -N -f -s --no-backup-if-mismatch < "$pf" >/dev/null 2>&1); then
+                    applied=$((applied + 1))
+                else
+                    log "note: patch $p applies only partly (files outside the test tree)"
+                    applied=$((applied + 1))
+                fi
+            fi
+        done < "$series"
+    fi
+    rm -rf "$dest.tmp/.debian"
+    find "$dest.tmp" -name '*.rej' -delete -o -name '*.orig' -delete
+    log "applied $applied Debian patch(es) touching the test tree"
+fi
+test -f "$dest.tmp/openmp/runtime/test/lit.cfg" || { log "extraction found no openmp/runtime/test/lit.cfg"; exit 1; }
+rm -rf "$dest"
+mv "$dest.tmp" "$dest"
+echo "$srcpkg $version layout=$layout" > "$stamp"
+log "ready: $(find "$dest/openmp/runtime/test" -name '*.c' -o -name '*.cpp' | wc -l) test sources"
+echo "$dest/openmp/runtime/test"

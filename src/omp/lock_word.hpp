@@ -1,0 +1,188 @@
+// The lock word: a 32-bit futex mutex that lives in memory the caller owns.
+//
+// One protocol serves every mutual-exclusion object of the OpenMP layer: omp_lock_t
+// (in place, in the first four bytes of the user's object, so the 4-byte omp_lock_t
+// of the GOMP ABI fits too), the lock inside a nest lock, critical sections, and the
+// striped table behind the atomics that are too wide for a CAS.
+//
+// Layout of the word:  [ tag : 16 ][ unused : 12 ][ spin class : 2 ][ state : 2 ]
+//   state 0 = free, 1 = held, 2 = held and a waiter may sleep on the futex.
+//   tag    = live_tag while initialised (destroy writes dead_tag) so a check can tell
+//            an initialised lock from garbage; 0 is accepted as "free, default" so a
+//            zero-initialised word works without an init (critical names, lock table).
+//   spin class = how long to spin before sleeping (from the lock hint).
+//
+// Acquire (Drepper, "Futexes Are Tricky", mutex 3): CAS state 0 -> 1; on failure spin
+// a bounded number of rounds re-trying the CAS, then exchange the state to 2 and sleep
+// on the futex while the old state was not 0.
+// Release: CAS state -> 0 (release order); if the old state was 2, wake one sleeper.
+// Memory ordering: the successful CAS / exchange that takes the lock is an acquire and
+// the CAS that frees it a release, so everything written inside the section
+// happens-before the next holder's section. A sleeper cannot miss its wake-up: it only
+// sleeps while the word still reads `base|2` (futex compares atomically), and the
+// releaser wakes after changing the word whenever it saw 2.
+#pragma once
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace loom::omp {
+
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield" ::: "memory");
+#else
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+#endif
+}
+
+inline void futex_wait(std::uint32_t* addr, std::uint32_t expected) noexcept {
+    // EINTR / EAGAIN just send the caller round its loop again.
+    syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, expected, nullptr, nullptr, 0);
+}
+
+inline void futex_wake(std::uint32_t* addr, int count) noexcept {
+    syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, count, nullptr, nullptr, 0);
+}
+
+/// How long a waiter spins before it sleeps, chosen by the lock's hint.
+enum class spin_class : std::uint32_t {
+    normal = 0,       // no hint: spin a little (the holder is usually about to leave)
+    contended = 1,    // omp_sync_hint_contended: spin longer, sleeping costs more here
+    uncontended = 2,  // omp_sync_hint_uncontended: contention is rare, sleep early
+};
+
+/// Spin rounds before sleeping. Each round is one pause and one relaxed load (10 to
+/// 140 cycles depending on the core), so the default is a few microseconds. On an
+/// oversubscribed machine the holder may be descheduled; spinning longer than that only
+/// burns the time slice it needs.
+inline constexpr std::uint32_t spin_rounds(spin_class c) noexcept {
+    switch (c) {
+    case spin_class::contended: return 4096;
+    case spin_class::uncontended: return 16;
+    default: return 256;
+    }
+}
+
+/// Operations on a lock word. The word itself is plain memory (std::uint32_t) owned by
+/// whoever embeds it; all access goes through std::atomic_ref.
+class lock_word {
+public:
+    static constexpr std::uint32_t state_mask = 0x3u;
+    static constexpr std::uint32_t free_state = 0u;
+    static constexpr std::uint32_t held_state = 1u;
+    static constexpr std::uint32_t waiters_state = 2u;
+    static constexpr std::uint32_t class_shift = 2u;
+    static constexpr std::uint32_t class_mask = 0x3u << class_shift;
+    static constexpr std::uint32_t tag_mask = 0xffff0000u;
+    static constexpr std::uint32_t live_tag = 0x4c4b0000u;  // "LK"
+    static constexpr std::uint32_t dead_tag = 0xdead0000u;
+
+    explicit lock_word(std::uint32_t& w) noexcept : w_(&w) {}
+
+    /// The value an initialised, free word holds.
+    static constexpr std::uint32_t initial(spin_class c) noexcept {
+        return live_tag | (static_cast<std::uint32_t>(c) << class_shift);
+    }
+
+    void init(spin_class c) noexcept { ref().store(initial(c), std::memory_order_release); }
+    void mark_destroyed() noexcept { ref().store(dead_tag, std::memory_order_release); }
+
+    [[nodiscard]] std::uint32_t peek() const noexcept {
+        return ref().load(std::memory_order_relaxed);
+    }
+    /// True if the word is an initialised lock (or a zero word, the default free lock).
+    [[nodiscard]] static bool valid(std::uint32_t w) noexcept {
+        return (w & tag_mask) == live_tag || w == 0;
+    }
+    [[nodiscard]] static bool held(std::uint32_t w) noexcept { return (w & state_mask) != 0; }
+
+    /// One attempt; never waits.
+    [[nodiscard]] bool try_lock() noexcept {
+        std::uint32_t w = ref().load(std::memory_order_relaxed);
+        if (held(w)) {
+            if (valid(w)) return false;
+            return take_garbage(w);
+        }
+        return ref().compare_exchange_strong(w, base_of(w) | held_state,
+                                             std::memory_order_acquire,
+                                             std::memory_order_relaxed);
+    }
+
+    void lock() noexcept {
+        std::uint32_t w = ref().load(std::memory_order_relaxed);
+        if (!held(w) && ref().compare_exchange_strong(w, base_of(w) | held_state,
+                                                      std::memory_order_acquire,
+                                                      std::memory_order_relaxed))
+            return;
+        lock_slow();
+    }
+
+    /// Frees the lock. Returns false (and changes nothing) if it was not held.
+    bool unlock() noexcept {
+        std::uint32_t w = ref().load(std::memory_order_relaxed);
+        for (;;) {
+            if (!held(w)) return false;
+            if (ref().compare_exchange_weak(w, base_of(w), std::memory_order_release,
+                                            std::memory_order_relaxed))
+                break;
+        }
+        if ((w & state_mask) == waiters_state) futex_wake(w_, 1);
+        return true;
+    }
+
+private:
+    std::atomic_ref<std::uint32_t> ref() const noexcept {
+        return std::atomic_ref<std::uint32_t>(*w_);
+    }
+    /// The word without its state bits; a zero word becomes an initialised one.
+    static std::uint32_t base_of(std::uint32_t w) noexcept {
+        return w == 0 ? live_tag : (w & ~state_mask);
+    }
+
+    /// A word that is neither initialised nor zero (an uninitialised omp_lock_t on the
+    /// stack, say) would make a waiter sleep for ever if its state bits look held: take
+    /// it over as a freshly initialised, held lock instead.
+    bool take_garbage(std::uint32_t w) noexcept {
+        return ref().compare_exchange_strong(w, initial(spin_class::normal) | held_state,
+                                             std::memory_order_acquire,
+                                             std::memory_order_relaxed);
+    }
+
+    void lock_slow() noexcept {
+        std::uint32_t w = ref().load(std::memory_order_relaxed);
+        if (!valid(w) && held(w) && take_garbage(w)) return;
+        const auto cls = static_cast<spin_class>((w & class_mask) >> class_shift);
+        for (std::uint32_t i = spin_rounds(cls); i != 0; --i) {
+            // Stop spinning as soon as someone sleeps: we would only queue behind them.
+            if ((w & state_mask) == waiters_state) break;
+            if (!held(w) && ref().compare_exchange_weak(w, base_of(w) | held_state,
+                                                        std::memory_order_acquire,
+                                                        std::memory_order_relaxed))
+                return;
+            cpu_relax();
+            w = ref().load(std::memory_order_relaxed);
+        }
+        const std::uint32_t sleeping = base_of(w) | waiters_state;
+        // Taking the lock with state 2 may cause one needless wake-up at release; that
+        // is the price of never losing one.
+        while (held(ref().exchange(sleeping, std::memory_order_acquire)))
+            futex_wait(w_, sleeping);
+    }
+
+    std::uint32_t* w_;
+};
+
+}  // namespace loom::omp
