@@ -10,6 +10,7 @@ systems" with its reason. Nothing a manifest registers is silently left out.
 from __future__ import annotations
 
 import re
+import shlex
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -301,7 +302,7 @@ def _failures(doc: Document) -> list[str]:
         lines += [f"### FAILED: {bench} / {system} ({len(group)} cell(s))", "",
                   f"Reason: {_inline(reason or '?')}", "",
                   "Cells: " + ", ".join(f"`{_inline(c.label())}`" for c in group), "",
-                  f"Command (first cell): `{_inline(' '.join(first.argv))}`", ""]
+                  f"Command (first cell): `{_inline(_command(first))}`", ""]
         if first.stderr_tail:
             lines += ["stderr (tail, first cell):", "", FENCE,
                       first.stderr_tail.replace(FENCE, "'''"), FENCE, ""]
@@ -340,6 +341,12 @@ def _conventions() -> list[str]:
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+def _command(cell: CellResult) -> str:
+    """The cell's command line with the environment it set, ready to paste."""
+    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in cell.env.items())
+    return (env + " " if env else "") + shlex.join(cell.argv)
+
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     out = ["| " + " | ".join(_cell(h) for h in head) + " |", "|" + "---|" * len(head)]
