@@ -1,0 +1,256 @@
+// Places and affinity display. Places come from OMP_PLACES (env.cpp); without it the
+// whole available CPU set is one place, as libomp reports it.
+#include "affinity.hpp"
+
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "abi.hpp"
+#include "env.hpp"
+#include "icv.hpp"
+#include "loom/ext/scheduler.hpp"
+#include "thread.hpp"
+
+namespace loom::omp {
+
+namespace {
+
+std::mutex g_format_mutex;
+
+const std::vector<std::vector<int>>& places() {
+    static const std::vector<std::vector<int>>* p = [] {
+        auto* v = new std::vector<std::vector<int>>(globals().places);
+        if (v->empty()) v->push_back(available_cpus());
+        return v;
+    }();
+    return *p;
+}
+
+std::string cpu_list(const std::vector<int>& cpus) {
+    std::string out;
+    for (std::size_t i = 0; i < cpus.size();) {
+        std::size_t j = i;
+        while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+        if (!out.empty()) out += ',';
+        if (j >= i + 2) {
+            out += std::to_string(cpus[i]) + "-" + std::to_string(cpus[j]);
+        } else {
+            for (std::size_t k = i; k <= j; ++k) {
+                if (k != i) out += ',';
+                out += std::to_string(cpus[k]);
+            }
+        }
+        i = j + 1;
+    }
+    return out;
+}
+
+std::vector<int> thread_cpus() {
+    std::vector<int> cpus;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        for (int c = 0; c < CPU_SETSIZE; ++c)
+            if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    return cpus;
+}
+
+int place_of_thread() {
+    const auto& ps = places();
+    if (ps.size() == 1) return 0;
+    std::vector<int> mine = thread_cpus();
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+        std::vector<int> p = ps[i];
+        std::sort(p.begin(), p.end());
+        if (p == mine) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+struct field {
+    char letter;
+    const char* name;
+};
+constexpr field fields[] = {
+    {'t', "team_num"},      {'T', "num_teams"},    {'L', "nesting_level"},
+    {'n', "thread_num"},    {'N', "num_threads"},  {'a', "ancestor_tnum"},
+    {'H', "host"},          {'P', "process_id"},   {'i', "native_thread_id"},
+    {'A', "thread_affinity"},
+};
+
+std::string value_of(char letter, implicit_task* it) {
+    switch (letter) {
+        case 't': return std::to_string(it->team_num);
+        case 'T': return std::to_string(it->num_teams);
+        case 'L': return std::to_string(it->level);
+        case 'n': return std::to_string(it->tid);
+        case 'N': return std::to_string(it->nthreads);
+        case 'a': return std::to_string(it->parent ? it->parent->tid : -1);
+        case 'H': {
+            char host[256] = {};
+            gethostname(host, sizeof host - 1);
+            return host;
+        }
+        case 'P': return std::to_string(getpid());
+        case 'i': return std::to_string(static_cast<long>(syscall(SYS_gettid)));
+        case 'A': return cpu_list(thread_cpus());
+        default: return "undefined";
+    }
+}
+
+}  // namespace
+
+std::string format_affinity(const char* fmt, implicit_task* it) {
+    std::string out;
+    if (!fmt) return out;
+    for (const char* p = fmt; *p;) {
+        if (*p != '%') {
+            out += *p++;
+            continue;
+        }
+        ++p;
+        if (*p == '%') {
+            out += '%';
+            ++p;
+            continue;
+        }
+        bool zero = false, right = false;
+        if (*p == '0') {
+            zero = true;
+            ++p;
+        }
+        if (*p == '.') {
+            right = true;
+            ++p;
+        }
+        int width = 0;
+        while (std::isdigit(static_cast<unsigned char>(*p))) width = width * 10 + (*p++ - '0');
+        char letter = 0;
+        if (*p == '{') {
+            const char* close = std::strchr(p, '}');
+            if (close) {
+                std::string name(p + 1, close);
+                for (const field& f : fields)
+                    if (name == f.name) letter = f.letter;
+                p = close + 1;
+            }
+        } else if (*p) {
+            for (const field& f : fields)
+                if (*p == f.letter) letter = f.letter;
+            if (letter) ++p;
+        }
+        std::string v = letter ? value_of(letter, it) : "undefined";
+        if (static_cast<int>(v.size()) < width) {
+            std::size_t pad = static_cast<std::size_t>(width) - v.size();
+            if (right || zero) v = std::string(pad, zero ? '0' : ' ') + v;
+            else v += std::string(pad, ' ');
+        }
+        out += v;
+    }
+    return out;
+}
+
+void maybe_display_affinity(implicit_task* it) {
+    if (!globals().display_affinity) return;
+    thread_state* th = this_thread();
+    std::uint64_t key = (static_cast<std::uint64_t>(it->level) << 48) ^
+                        (static_cast<std::uint64_t>(it->nthreads) << 24) ^
+                        static_cast<std::uint64_t>(it->tid) ^ 1;
+    if (th->affinity_shown == key) return;
+    th->affinity_shown = key;
+    std::string line;
+    {
+        std::lock_guard lk(g_format_mutex);
+        line = format_affinity(globals().affinity_format.c_str(), it);
+    }
+    line += '\n';
+    std::fputs(line.c_str(), stdout);
+    std::fflush(stdout);
+}
+
+}  // namespace loom::omp
+
+using namespace loom::omp;
+
+LOOM_OMP_API int omp_get_num_places() { return static_cast<int>(places().size()); }
+
+LOOM_OMP_API int omp_get_place_num_procs(int place) {
+    if (place < 0 || place >= omp_get_num_places()) return 0;
+    return static_cast<int>(places()[static_cast<std::size_t>(place)].size());
+}
+
+LOOM_OMP_API void omp_get_place_proc_ids(int place, int* ids) {
+    if (!ids || place < 0 || place >= omp_get_num_places()) return;
+    for (int c : places()[static_cast<std::size_t>(place)]) *ids++ = c;
+}
+
+LOOM_OMP_API int omp_get_place_num() { return place_of_thread(); }
+
+LOOM_OMP_API int omp_get_partition_num_places() { return omp_get_num_places(); }
+
+LOOM_OMP_API void omp_get_partition_place_nums(int* nums) {
+    if (!nums) return;
+    for (int i = 0; i < omp_get_num_places(); ++i) nums[i] = i;
+}
+
+LOOM_OMP_API int omp_get_proc_bind() { return current_task()->icv.bind; }
+
+LOOM_OMP_API void omp_set_affinity_format(const char* format) {
+    if (!format) return;
+    std::lock_guard lk(g_format_mutex);
+    globals().affinity_format = format;
+}
+LOOM_OMP_API void ompc_set_affinity_format(const char* format) { omp_set_affinity_format(format); }
+
+LOOM_OMP_API std::size_t omp_get_affinity_format(char* buffer, std::size_t size) {
+    std::lock_guard lk(g_format_mutex);
+    const std::string& f = globals().affinity_format;
+    if (buffer && size > 0) {
+        std::size_t n = std::min(size - 1, f.size());
+        std::memcpy(buffer, f.data(), n);
+        buffer[n] = '\0';
+    }
+    return f.size();
+}
+LOOM_OMP_API std::size_t ompc_get_affinity_format(char* buffer, std::size_t size) {
+    return omp_get_affinity_format(buffer, size);
+}
+
+LOOM_OMP_API std::size_t omp_capture_affinity(char* buffer, std::size_t size, const char* format) {
+    std::string fmt;
+    {
+        std::lock_guard lk(g_format_mutex);
+        fmt = format && *format ? format : globals().affinity_format;
+    }
+    std::string s = format_affinity(fmt.c_str(), current_task());
+    if (buffer && size > 0) {
+        std::size_t n = std::min(size - 1, s.size());
+        std::memcpy(buffer, s.data(), n);
+        buffer[n] = '\0';
+    }
+    return s.size();
+}
+LOOM_OMP_API std::size_t ompc_capture_affinity(char* buffer, std::size_t size, const char* format) {
+    return omp_capture_affinity(buffer, size, format);
+}
+
+LOOM_OMP_API void omp_display_affinity(const char* format) {
+    std::string fmt;
+    {
+        std::lock_guard lk(g_format_mutex);
+        fmt = format && *format ? format : globals().affinity_format;
+    }
+    std::string s = format_affinity(fmt.c_str(), current_task()) + "\n";
+    std::fputs(s.c_str(), stdout);
+    std::fflush(stdout);
+}
+LOOM_OMP_API void ompc_display_affinity(const char* format) { omp_display_affinity(format); }

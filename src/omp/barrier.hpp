@@ -1,0 +1,21 @@
+// Team barrier and the gather/release pair used by reductions and barrier_master.
+#pragma once
+
+#include <cstdint>
+
+namespace loom::omp {
+
+struct implicit_task;
+
+/// Full barrier of `it`'s team (no-op for a team of one). A task scheduling point.
+void team_barrier(implicit_task* it);
+
+/// Gather: members other than 0 arrive and return the release epoch to wait for;
+/// member 0 waits until all others arrived and returns 0.
+std::uint32_t gather(implicit_task* it);
+/// Member 0 releases the members that gathered.
+void release_gathered(implicit_task* it);
+/// A member other than 0 waits for release_gathered (epoch from gather()).
+void wait_released(implicit_task* it, std::uint32_t epoch);
+
+}  // namespace loom::omp

@@ -1,0 +1,318 @@
+// Dynamic worksharing: __kmpc_dispatch_{init,next,fini}_{4,4u,8,8u}, ordered.
+//
+// Loops are normalised to iterations 0..trip-1. Each loop a member begins gets the
+// member's next construct number k; the team's buffer k % dispatch_ring serves it.
+// The first member to arrive claims the buffer (CAS on `claimed`, after every member
+// finished the loop that used it before) and publishes it with `ready`; the others
+// wait for `ready`. Dynamic chunks are one fetch_add on `next`; guided chunks a CAS.
+// Static kinds need no shared state unless the loop is ordered.
+#include <algorithm>
+#include <thread>
+#include <type_traits>
+
+#include "abi.hpp"
+#include "dispatch.hpp"
+#include "team.hpp"
+#include "thread.hpp"
+#include "wait.hpp"
+
+namespace loom::omp {
+
+namespace {
+
+enum kind_t : int { k_block = 0, k_chunked = 1, k_dynamic = 2, k_guided = 3, k_done = 4 };
+
+void spin_until(auto cond) {
+    for (unsigned i = 0; !cond(); ++i) {
+        if (i < 4096) spin_pause();
+        else std::this_thread::yield();
+    }
+}
+
+void resolve(implicit_task* it, kmp_int32 schedule, std::int64_t chunk, loop_state& L) {
+    int s = schedule & ~(sch_modifier_monotonic | sch_modifier_nonmonotonic);
+    if (s >= nm_lower && s < nm_upper) s -= nm_lower - sch_lower;
+    L.ordered = false;
+    if (s >= ord_lower && s < ord_upper) {
+        L.ordered = true;
+        s -= ord_lower - sch_lower;
+    }
+    if (s == sch_runtime || s == sch_runtime_simd) {
+        const sched_icv& r = it->icv.sched;
+        chunk = r.chunk;
+        switch (r.kind) {
+            case omp_sched_dynamic: s = sch_dynamic_chunked; break;
+            case omp_sched_guided: s = sch_guided_chunked; break;
+            case omp_sched_auto: s = sch_auto; break;
+            default: s = chunk > 0 ? sch_static_chunked : sch_static; break;
+        }
+    }
+    switch (s) {
+        case sch_static_chunked:
+            L.kind = k_chunked;
+            break;
+        case sch_static:
+        case sch_static_greedy:
+        case sch_static_balanced:
+        case sch_static_balanced_chunked:
+            L.kind = chunk > 0 && s != sch_static ? k_chunked : k_block;
+            break;
+        case sch_dynamic_chunked:
+        case sch_static_steal:
+            L.kind = k_dynamic;
+            break;
+        default:  // guided kinds, trapezoidal, auto
+            L.kind = k_guided;
+            break;
+    }
+    L.chunk = chunk < 1 ? 1 : static_cast<std::uint64_t>(chunk);
+}
+
+dispatch_buffer& buffer_of(team* t, const loop_state& L) {
+    return t->dispatch[L.construct % dispatch_ring];
+}
+
+bool needs_buffer(const loop_state& L) {
+    return L.kind == k_dynamic || L.kind == k_guided || L.ordered;
+}
+
+void acquire_buffer(team* t, loop_state& L) {
+    dispatch_buffer& b = buffer_of(t, L);
+    const std::uint32_t want = L.construct + 1;
+    const std::uint32_t n = static_cast<std::uint32_t>(t->nthreads);
+    for (unsigned spins = 0;; ++spins) {
+        std::uint32_t c = b.claimed.load(std::memory_order_acquire);
+        if (c == want) break;
+        if (c == 0 || b.finished.load(std::memory_order_acquire) >= n) {
+            if (b.claimed.compare_exchange_strong(c, want, std::memory_order_acq_rel)) {
+                b.next.store(0, std::memory_order_relaxed);
+                b.ord_next.store(0, std::memory_order_relaxed);
+                b.finished.store(0, std::memory_order_relaxed);
+                b.trip = L.trip;
+                b.chunk = L.chunk;
+                b.kind = L.kind;
+                b.ready.store(want, std::memory_order_release);
+                return;
+            }
+            continue;
+        }
+        if (spins < 4096) spin_pause();
+        else std::this_thread::yield();
+    }
+    spin_until([&] { return b.ready.load(std::memory_order_acquire) == want; });
+}
+
+template <class T, class ST>
+void init(implicit_task* it, kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
+    using U = std::make_unsigned_t<T>;
+    loop_state& L = it->loop;
+    L = loop_state{};
+    resolve(it, schedule, static_cast<std::int64_t>(chunk), L);
+    if (st > 0) {
+        L.trip = ub < lb ? 0
+                         : static_cast<std::uint64_t>((static_cast<U>(ub) - static_cast<U>(lb)) /
+                                                      static_cast<U>(st)) + 1;
+    } else if (st < 0) {
+        U step = static_cast<U>(U{0} - static_cast<U>(st));
+        L.trip = lb < ub ? 0
+                         : static_cast<std::uint64_t>((static_cast<U>(lb) - static_cast<U>(ub)) /
+                                                      step) + 1;
+    } else {
+        L.trip = 1;
+    }
+    L.lb = static_cast<std::uint64_t>(static_cast<U>(lb));
+    L.st = static_cast<std::int64_t>(st);
+    L.construct = it->ws_count++;
+    if (!it->tm || it->nthreads == 1) return;
+    if (needs_buffer(L)) acquire_buffer(it->tm, L);
+}
+
+void finish(implicit_task* it, loop_state& L) {
+    if (L.kind == k_done) return;
+    const bool had_buffer = it->tm && it->nthreads > 1 && needs_buffer(L);
+    L.kind = k_done;
+    if (had_buffer) buffer_of(it->tm, L).finished.fetch_add(1, std::memory_order_acq_rel);
+}
+
+// Hands out the next chunk [begin, end) of normalised iterations; false when done.
+bool next_chunk(implicit_task* it, std::uint64_t& begin, std::uint64_t& end) {
+    loop_state& L = it->loop;
+    if (L.kind == k_done) return false;
+    if (it->tm && it->tm->cancel_request.load(std::memory_order_relaxed) == cancel_loop)
+        return false;
+    const std::uint64_t trip = L.trip;
+    if (!it->tm || it->nthreads == 1) {
+        if (L.serial_done || trip == 0) return false;
+        L.serial_done = true;
+        if (L.ordered || L.kind == k_dynamic || L.kind == k_guided || L.kind == k_chunked) {
+            // Keep chunk boundaries so that ordered and nomerge kinds behave alike.
+            begin = 0;
+            end = trip;
+            return true;
+        }
+        begin = 0;
+        end = trip;
+        return true;
+    }
+    const std::uint64_t n = static_cast<std::uint64_t>(it->nthreads);
+    const std::uint64_t tid = static_cast<std::uint64_t>(it->tid);
+    switch (L.kind) {
+        case k_block: {
+            if (L.next_static++ != 0) return false;
+            const std::uint64_t small = trip / n, extras = trip % n;
+            begin = tid * small + std::min(tid, extras);
+            end = begin + small + (tid < extras ? 1 : 0);
+            return begin < end;
+        }
+        case k_chunked: {
+            const std::uint64_t idx = tid + L.next_static++ * n;
+            if (idx >= (trip + L.chunk - 1) / L.chunk) return false;
+            begin = idx * L.chunk;
+            end = std::min(begin + L.chunk, trip);
+            return true;
+        }
+        case k_dynamic: {
+            dispatch_buffer& b = buffer_of(it->tm, L);
+            if (b.next.load(std::memory_order_relaxed) >= trip) return false;
+            begin = b.next.fetch_add(L.chunk, std::memory_order_relaxed);
+            if (begin >= trip) return false;
+            end = std::min(begin + L.chunk, trip);
+            return true;
+        }
+        case k_guided: {
+            dispatch_buffer& b = buffer_of(it->tm, L);
+            std::uint64_t cur = b.next.load(std::memory_order_relaxed);
+            for (;;) {
+                if (cur >= trip) return false;
+                const std::uint64_t rem = trip - cur;
+                std::uint64_t size = std::max(L.chunk, (rem + 2 * n - 1) / (2 * n));
+                size = std::min(size, rem);
+                if (b.next.compare_exchange_weak(cur, cur + size, std::memory_order_relaxed)) {
+                    begin = cur;
+                    end = cur + size;
+                    return true;
+                }
+            }
+        }
+        default:
+            return false;
+    }
+}
+
+template <class T, class ST>
+int next(implicit_task* it, kmp_int32* plast, T* plb, T* pub, ST* pst) {
+    using U = std::make_unsigned_t<T>;
+    loop_state& L = it->loop;
+    std::uint64_t begin = 0, end = 0;
+    if (!next_chunk(it, begin, end)) {
+        finish(it, L);
+        return 0;
+    }
+    const U lb = static_cast<U>(L.lb);
+    const U st = static_cast<U>(L.st);
+    *plb = static_cast<T>(lb + static_cast<U>(begin) * st);
+    *pub = static_cast<T>(lb + static_cast<U>(end - 1) * st);
+    if (pst) *pst = static_cast<ST>(L.st);
+    if (plast) *plast = end == L.trip ? 1 : 0;
+    L.cur_iter = begin;
+    L.chunk_end = end;
+    L.ordered_done = false;
+    return 1;
+}
+
+void fini(implicit_task* it) {
+    loop_state& L = it->loop;
+    if (!L.ordered) return;
+    if (!L.ordered_done) {
+        ordered_enter(it);
+        ordered_exit(it);
+    }
+    ++L.cur_iter;
+    L.ordered_done = false;
+}
+
+// dist_dispatch: the team's block of the iteration space, then a normal loop on it.
+template <class T, class ST>
+void dist_init(implicit_task* it, kmp_int32 schedule, kmp_int32* plast, T lb, T ub, ST st,
+               ST chunk) {
+    using U = std::make_unsigned_t<T>;
+    std::uint64_t trip;
+    if (st > 0) trip = ub < lb ? 0 : (static_cast<U>(ub) - static_cast<U>(lb)) / static_cast<U>(st) + 1;
+    else if (st < 0) trip = lb < ub ? 0 : (static_cast<U>(lb) - static_cast<U>(ub)) / static_cast<U>(U{0} - static_cast<U>(st)) + 1;
+    else trip = 1;
+    const std::uint64_t n = static_cast<std::uint64_t>(it->num_teams);
+    const std::uint64_t id = static_cast<std::uint64_t>(it->team_num);
+    if (plast) *plast = 1;
+    if (trip != 0 && n > 1) {
+        const std::uint64_t small = trip / n, extras = trip % n;
+        const std::uint64_t begin = id * small + std::min(id, extras);
+        const std::uint64_t count = small + (id < extras ? 1 : 0);
+        if (plast) *plast = count != 0 && begin + count == trip;
+        if (count == 0) {
+            ub = static_cast<T>(static_cast<U>(lb) - static_cast<U>(st));  // empty
+        } else {
+            lb = static_cast<T>(static_cast<U>(lb) + static_cast<U>(begin) * static_cast<U>(st));
+            ub = static_cast<T>(static_cast<U>(lb) + static_cast<U>(count - 1) * static_cast<U>(st));
+        }
+    }
+    init<T, ST>(it, schedule, lb, ub, st, chunk);
+}
+
+}  // namespace
+
+void reset_dispatch(dispatch_buffer* ring) noexcept {
+    for (unsigned i = 0; i < dispatch_ring; ++i) {
+        dispatch_buffer& b = ring[i];
+        if (b.claimed.load(std::memory_order_relaxed) == 0) continue;
+        b.claimed.store(0, std::memory_order_relaxed);
+        b.ready.store(0, std::memory_order_relaxed);
+        b.finished.store(0, std::memory_order_relaxed);
+    }
+}
+
+void abandon_loop(implicit_task* it) { finish(it, it->loop); }
+
+void ordered_enter(implicit_task* it) {
+    loop_state& L = it->loop;
+    if (!it->tm || it->nthreads == 1 || !L.ordered || L.kind == k_done) return;
+    dispatch_buffer& b = buffer_of(it->tm, L);
+    const std::uint64_t mine = L.cur_iter;
+    spin_until([&] { return b.ord_next.load(std::memory_order_acquire) == mine; });
+}
+
+void ordered_exit(implicit_task* it) {
+    loop_state& L = it->loop;
+    L.ordered_done = true;
+    if (!it->tm || it->nthreads == 1 || !L.ordered || L.kind == k_done) return;
+    buffer_of(it->tm, L).ord_next.store(L.cur_iter + 1, std::memory_order_release);
+}
+
+}  // namespace loom::omp
+
+using namespace loom::omp;
+
+#define LOOM_DISPATCH(SUFFIX, T, ST)                                                            \
+    LOOM_OMP_API void __kmpc_dispatch_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 schedule,    \
+                                                    T lb, T ub, ST st, ST chunk) {             \
+        init<T, ST>(current_task(), schedule, lb, ub, st, chunk);                              \
+    }                                                                                          \
+    LOOM_OMP_API int __kmpc_dispatch_next_##SUFFIX(ident_t*, kmp_int32, kmp_int32* last,       \
+                                                   T* lb, T* ub, ST* st) {                     \
+        return next<T, ST>(current_task(), last, lb, ub, st);                                  \
+    }                                                                                          \
+    LOOM_OMP_API void __kmpc_dispatch_fini_##SUFFIX(ident_t*, kmp_int32) { fini(current_task()); } \
+    LOOM_OMP_API void __kmpc_dist_dispatch_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 schedule, \
+                                                         kmp_int32* last, T lb, T ub, ST st,   \
+                                                         ST chunk) {                           \
+        dist_init<T, ST>(current_task(), schedule, last, lb, ub, st, chunk);                   \
+    }
+
+LOOM_DISPATCH(4, kmp_int32, kmp_int32)
+LOOM_DISPATCH(4u, kmp_uint32, kmp_int32)
+LOOM_DISPATCH(8, kmp_int64, kmp_int64)
+LOOM_DISPATCH(8u, kmp_uint64, kmp_int64)
+
+LOOM_OMP_API void __kmpc_dispatch_deinit(ident_t*, kmp_int32) {}
+
+LOOM_OMP_API void __kmpc_ordered(ident_t*, kmp_int32) { ordered_enter(current_task()); }
+LOOM_OMP_API void __kmpc_end_ordered(ident_t*, kmp_int32) { ordered_exit(current_task()); }

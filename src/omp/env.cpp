@@ -1,0 +1,623 @@
+// Environment parsing. See docs/omp.md ("Environment") for the accepted forms.
+#include "env.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "abi.hpp"
+
+namespace loom::omp {
+
+namespace {
+
+bool g_warnings = true;
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::string trim(const std::string& s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    return s.substr(b, e - b);
+}
+
+const char* env(const char* name) {
+    const char* v = std::getenv(name);
+    return v;
+}
+
+// Parses a whole string as a decimal integer in [lo, hi].
+bool parse_int(const std::string& text, long lo, long hi, long& out) {
+    std::string s = trim(text);
+    if (s.empty()) return false;
+    std::size_t i = 0;
+    if (s[0] == '+' || s[0] == '-') i = 1;
+    if (i == s.size()) return false;
+    for (std::size_t k = i; k < s.size(); ++k)
+        if (!std::isdigit(static_cast<unsigned char>(s[k]))) return false;
+    errno = 0;
+    long v = std::strtol(s.c_str(), nullptr, 10);
+    if (errno != 0 || v < lo || v > hi) return false;
+    out = v;
+    return true;
+}
+
+// Boolean spellings accepted by libomp.
+int parse_bool(const std::string& text) {
+    std::string s = lower(trim(text));
+    if (s == "true" || s == "1" || s == "yes" || s == "on" || s == ".t." || s == "t" || s == "y")
+        return 1;
+    if (s == "false" || s == "0" || s == "no" || s == "off" || s == ".f." || s == "f" || s == "n")
+        return 0;
+    return -1;
+}
+
+void env_bool(const char* name, bool& field, bool* was_set = nullptr) {
+    const char* v = env(name);
+    if (!v) return;
+    int b = parse_bool(v);
+    if (b < 0) {
+        warn("%s='%s' is not a boolean (true/false); using %s instead", name, v,
+             field ? "true" : "false");
+        return;
+    }
+    field = b == 1;
+    if (was_set) *was_set = true;
+}
+
+void env_nonneg(const char* name, int& field, long hi = INT_MAX, bool positive = false) {
+    const char* v = env(name);
+    if (!v) return;
+    long x;
+    if (!parse_int(v, positive ? 1 : 0, hi, x)) {
+        warn("%s='%s' is not a %s integer%s; using %d instead", name, v,
+             positive ? "positive" : "non-negative", hi == INT_MAX ? "" : " in range", field);
+        return;
+    }
+    field = static_cast<int>(x);
+}
+
+// Size with an optional unit (B, K, M, G, T; default `unit`).
+bool parse_size(const std::string& text, char unit, std::size_t& out) {
+    std::string s = trim(text);
+    std::size_t i = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    if (i == 0 || i > 15) return false;
+    unsigned long long v = std::strtoull(s.substr(0, i).c_str(), nullptr, 10);
+    std::string rest = lower(trim(s.substr(i)));
+    char u = static_cast<char>(std::tolower(unit));
+    if (!rest.empty()) {
+        if (rest.size() == 2 && rest[1] == 'b' && rest[0] != 'b') rest.resize(1);
+        if (rest.size() != 1) return false;
+        u = rest[0];
+    }
+    unsigned long long mult = 1;
+    switch (u) {
+        case 'b': mult = 1; break;
+        case 'k': mult = 1ull << 10; break;
+        case 'm': mult = 1ull << 20; break;
+        case 'g': mult = 1ull << 30; break;
+        case 't': mult = 1ull << 40; break;
+        default: return false;
+    }
+    out = static_cast<std::size_t>(v * mult);
+    return out > 0;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> parts;
+    std::string cur;
+    for (char c : s) {
+        if (c == sep) {
+            parts.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    parts.push_back(cur);
+    return parts;
+}
+
+int bind_value(const std::string& word) {
+    std::string w = lower(trim(word));
+    if (w == "false") return proc_bind_false;
+    if (w == "true") return proc_bind_true;
+    if (w == "master" || w == "primary") return proc_bind_master;
+    if (w == "close") return proc_bind_close;
+    if (w == "spread") return proc_bind_spread;
+    return -1;
+}
+
+void parse_num_threads(global_icvs& g) {
+    const char* v = env("OMP_NUM_THREADS");
+    if (!v) return;
+    std::vector<int> list;
+    for (const std::string& part : split(v, ',')) {
+        long x;
+        if (!parse_int(part, 1, 1 << 20, x)) {
+            warn("OMP_NUM_THREADS='%s' is not a list of positive integers; using the number "
+                 "of available processors instead", v);
+            return;
+        }
+        list.push_back(static_cast<int>(x));
+    }
+    g.nthreads_list = list;
+    g.nthreads_set = true;
+    g.initial.nthreads = list[0];
+}
+
+bool parse_schedule_text(const std::string& text, sched_icv& out) {
+    std::string s = lower(trim(text));
+    sched_icv r;
+    std::size_t colon = s.find(':');
+    if (colon != std::string::npos) {
+        std::string mod = trim(s.substr(0, colon));
+        if (mod == "monotonic") r.monotonic = true;
+        else if (mod == "nonmonotonic") r.nonmonotonic = true;
+        else return false;
+        s = trim(s.substr(colon + 1));
+    }
+    std::string kind = s, chunk;
+    std::size_t comma = s.find(',');
+    if (comma != std::string::npos) {
+        kind = trim(s.substr(0, comma));
+        chunk = trim(s.substr(comma + 1));
+    }
+    if (kind == "static") r.kind = omp_sched_static;
+    else if (kind == "dynamic") r.kind = omp_sched_dynamic;
+    else if (kind == "guided") r.kind = omp_sched_guided;
+    else if (kind == "auto") r.kind = omp_sched_auto;
+    else return false;
+    if (comma != std::string::npos) {
+        long c;
+        if (r.kind == omp_sched_auto || !parse_int(chunk, 1, INT_MAX, c)) return false;
+        r.chunk = static_cast<int>(c);
+    }
+    if (r.nonmonotonic && r.kind == omp_sched_static) return false;  // not allowed
+    out = r;
+    return true;
+}
+
+void parse_schedule(global_icvs& g) {
+    const char* v = env("OMP_SCHEDULE");
+    if (!v) return;
+    sched_icv s;
+    if (!parse_schedule_text(v, s)) {
+        // A valid kind with a bad chunk keeps the kind.
+        std::string t = lower(trim(v));
+        std::size_t comma = t.find(',');
+        if (comma != std::string::npos && parse_schedule_text(t.substr(0, comma), s) &&
+            s.kind != omp_sched_auto) {
+            warn("OMP_SCHEDULE='%s' has an invalid chunk size; using the default chunk "
+                 "instead", v);
+            g.initial.sched = s;
+            g.schedule_text = t.substr(0, comma);
+            return;
+        }
+        warn("OMP_SCHEDULE='%s' is not [monotonic|nonmonotonic:]static|dynamic|guided|"
+             "auto[,chunk]; using static instead", v);
+        return;
+    }
+    g.initial.sched = s;
+    g.schedule_text = lower(trim(v));
+}
+
+void parse_proc_bind(global_icvs& g) {
+    const char* v = env("OMP_PROC_BIND");
+    if (!v) return;
+    std::vector<int> list;
+    for (const std::string& part : split(v, ',')) {
+        int b = bind_value(part);
+        if (b < 0 || ((b == proc_bind_false || b == proc_bind_true) && !list.empty())) {
+            warn("OMP_PROC_BIND='%s' is not true, false or a list of primary/master, "
+                 "close, spread; using false instead", v);
+            return;
+        }
+        list.push_back(b);
+    }
+    if (list.size() > 1 && (list[0] == proc_bind_false || list[0] == proc_bind_true)) {
+        warn("OMP_PROC_BIND='%s' is not true, false or a list of primary/master, close, "
+             "spread; using false instead", v);
+        return;
+    }
+    g.bind_list = list;
+    g.bind_set = true;
+    g.initial.bind = static_cast<signed char>(list[0]);
+}
+
+void parse_stacksize(global_icvs& g) {
+    for (const char* name : {"KMP_STACKSIZE", "OMP_STACKSIZE"}) {
+        const char* v = env(name);
+        if (!v) continue;
+        std::size_t bytes;
+        if (!parse_size(v, 'K', bytes)) {
+            warn("%s='%s' is not a size (a number with an optional B, K, M, G or T unit); "
+                 "using the default stack size instead", name, v);
+            continue;
+        }
+        g.stacksize = bytes;  // OMP_STACKSIZE, parsed last, wins
+    }
+}
+
+void parse_wait_policy(global_icvs& g) {
+    if (const char* v = env("OMP_WAIT_POLICY")) {
+        std::string s = lower(trim(v));
+        if (s == "active") {
+            g.wait_policy_active = true;
+            g.wait_policy_set = true;
+        } else if (s == "passive") {
+            g.wait_policy_active = false;
+            g.wait_policy_set = true;
+        } else {
+            warn("OMP_WAIT_POLICY='%s' is neither active nor passive; using the default "
+                 "(spin briefly, then sleep) instead", v);
+        }
+    }
+    if (const char* v = env("GOMP_SPINCOUNT")) {
+        std::string s = lower(trim(v));
+        if (s == "infinite" || s == "infinity") {
+            g.blocktime_infinite = true;
+        } else {
+            std::size_t i = 0;
+            while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+            unsigned long long mult = 1;
+            std::string unit = s.substr(i);
+            bool ok = i > 0 && i < 16;
+            if (unit == "k") mult = 1000ull;
+            else if (unit == "m") mult = 1000000ull;
+            else if (unit == "g") mult = 1000000000ull;
+            else if (unit == "t") mult = 1000000000000ull;
+            else if (!unit.empty()) ok = false;
+            if (!ok) {
+                warn("GOMP_SPINCOUNT='%s' is not a count or 'infinite'; using the default "
+                     "spin budget instead", v);
+            } else {
+                // About one nanosecond per spin iteration.
+                unsigned long long spins = std::strtoull(s.substr(0, i).c_str(), nullptr, 10);
+                g.blocktime_us = static_cast<long>(std::min<unsigned long long>(
+                    spins * mult / 1000ull, 3600ull * 1000000ull));
+            }
+        }
+    }
+    if (const char* v = env("KMP_BLOCKTIME")) {
+        std::string s = lower(trim(v));
+        long ms;
+        if (s == "infinite" || s == "infinity") {
+            g.blocktime_infinite = true;
+        } else if (!s.empty() && s.back() == 's' && s.size() > 2 && s[s.size() - 2] == 'u' &&
+                   parse_int(s.substr(0, s.size() - 2), 0, INT_MAX, ms)) {
+            g.blocktime_us = ms;
+            g.blocktime_infinite = false;
+        } else if (!s.empty() && s.back() == 's' && s.size() > 2 && s[s.size() - 2] == 'm' &&
+                   parse_int(s.substr(0, s.size() - 2), 0, INT_MAX / 1000, ms)) {
+            g.blocktime_us = ms * 1000;
+            g.blocktime_infinite = false;
+        } else if (parse_int(s, 0, INT_MAX / 1000, ms)) {
+            g.blocktime_us = ms * 1000;
+            g.blocktime_infinite = false;
+        } else {
+            warn("KMP_BLOCKTIME='%s' is not a number of milliseconds or 'infinite'; using "
+                 "the default spin budget instead", v);
+        }
+    }
+}
+
+void parse_nesting(global_icvs& g) {
+    bool nested = false, nested_set = false;
+    env_bool("OMP_NESTED", nested, &nested_set);
+    const char* mal = env("OMP_MAX_ACTIVE_LEVELS");
+    if (mal) {
+        long x;
+        if (!parse_int(mal, 0, INT_MAX, x)) {
+            warn("OMP_MAX_ACTIVE_LEVELS='%s' is not a non-negative integer; using %d "
+                 "instead", mal, nested_set && nested ? INT_MAX : 1);
+        } else {
+            g.initial.max_active_levels = static_cast<int>(x);
+            g.max_active_levels_set = true;
+        }
+    }
+    if (!g.max_active_levels_set) {
+        if (nested_set) {
+            g.initial.max_active_levels = nested ? INT_MAX : 1;
+        } else if (g.nthreads_list.size() > 1 || g.bind_list.size() > 1) {
+            // A list asks for nesting (OpenMP 5.0, 2.6.1).
+            g.initial.max_active_levels = INT_MAX;
+        }
+    }
+    g.nested_set = nested_set;
+}
+
+void parse_kmp_library(global_icvs& g) {
+    const char* v = env("KMP_LIBRARY");
+    if (!v) return;
+    std::string s = lower(trim(v));
+    if (s == "serial") g.library = 0;
+    else if (s == "throughput") g.library = 1;
+    else if (s == "turnaround") g.library = 2;
+    else
+        warn("KMP_LIBRARY='%s' is not serial, throughput or turnaround; using throughput "
+             "instead", v);
+}
+
+void parse_kmp_affinity(global_icvs& g) {
+    const char* v = env("KMP_AFFINITY");
+    if (!v) return;
+    int bind = -1;
+    bool ok = true;
+    for (const std::string& raw : split(v, ',')) {
+        std::string w = lower(trim(raw));
+        if (w.empty()) continue;
+        if (w == "none" || w == "disabled") bind = proc_bind_false;
+        else if (w == "compact") bind = proc_bind_close;
+        else if (w == "scatter" || w == "balanced") bind = proc_bind_spread;
+        else if (w == "verbose" || w == "noverbose" || w == "warnings" || w == "nowarnings" ||
+                 w == "respect" || w == "norespect" || w == "reset" || w == "noreset" ||
+                 w.rfind("granularity=", 0) == 0 || std::isdigit(static_cast<unsigned char>(w[0])))
+            continue;
+        else
+            ok = false;
+    }
+    if (!ok) {
+        warn("KMP_AFFINITY='%s' is not one of the supported forms (none, disabled, compact, "
+             "scatter, balanced with modifiers); ignoring it", v);
+        return;
+    }
+    if (bind >= 0 && !g.bind_set) {
+        g.bind_list = {bind};
+        g.initial.bind = static_cast<signed char>(bind);
+    }
+}
+
+void parse_display(global_icvs& g) {
+    if (const char* v = env("OMP_DISPLAY_ENV")) {
+        std::string s = lower(trim(v));
+        if (s == "verbose") g.display_env = 2;
+        else if (parse_bool(s) >= 0) g.display_env = parse_bool(s);
+        else warn("OMP_DISPLAY_ENV='%s' is not true, false or verbose; using false instead", v);
+    }
+    env_bool("OMP_DISPLAY_AFFINITY", g.display_affinity);
+    if (const char* v = env("OMP_AFFINITY_FORMAT")) g.affinity_format = v;
+}
+
+void parse_places_env(global_icvs& g) {
+    const char* v = env("OMP_PLACES");
+    if (!v) return;
+    std::vector<std::vector<int>> places;
+    if (!parse_places(v, places) || places.empty()) {
+        warn("OMP_PLACES='%s' is not an abstract name (threads, cores, ll_caches, "
+             "numa_domains, sockets with an optional count) or a place list; using one "
+             "place per processor instead", v);
+        parse_places("threads", g.places);
+        return;
+    }
+    g.places = places;
+    g.places_text = v;
+}
+
+void parse_misc(global_icvs& g) {
+    env_bool("OMP_DYNAMIC", g.initial.dynamic);
+    env_bool("OMP_CANCELLATION", g.cancellation);
+    env_nonneg("OMP_THREAD_LIMIT", g.initial.thread_limit, INT_MAX, true);
+    env_nonneg("OMP_MAX_TASK_PRIORITY", g.max_task_priority);
+    env_nonneg("OMP_DEFAULT_DEVICE", g.initial.default_device);
+    env_nonneg("OMP_NUM_TEAMS", g.num_teams, INT_MAX, true);
+    env_nonneg("OMP_TEAMS_THREAD_LIMIT", g.teams_thread_limit, INT_MAX, true);
+    if (const char* v = env("OMP_TARGET_OFFLOAD")) {
+        std::string s = lower(trim(v));
+        if (s == "default") g.target_offload = 0;
+        else if (s == "disabled") g.target_offload = 1;
+        else if (s == "mandatory") g.target_offload = 2;
+        else warn("OMP_TARGET_OFFLOAD='%s' is not mandatory, disabled or default; using "
+                  "default instead", v);
+    }
+    if (const char* v = env("OMP_ALLOCATOR")) {
+        static const char* const names[] = {
+            "omp_default_mem_alloc", "omp_large_cap_mem_alloc", "omp_const_mem_alloc",
+            "omp_high_bw_mem_alloc", "omp_low_lat_mem_alloc",  "omp_cgroup_mem_alloc",
+            "omp_pteam_mem_alloc",   "omp_thread_mem_alloc"};
+        std::string s = trim(v);
+        bool ok = false;
+        for (const char* n : names) ok = ok || s == n;
+        if (ok) g.default_allocator = s;
+        else warn("OMP_ALLOCATOR='%s' is not a predefined allocator; using "
+                  "omp_default_mem_alloc instead", v);
+    }
+}
+
+}  // namespace
+
+void set_warnings(bool on) noexcept { g_warnings = on; }
+
+void warn(const char* fmt, ...) {
+    if (!g_warnings) return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    std::fprintf(stderr, "loom: warning: %s\n", buf);
+}
+
+std::vector<int> available_cpus() {
+    std::vector<int> cpus;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        for (int c = 0; c < CPU_SETSIZE; ++c)
+            if (CPU_ISSET(c, &set)) cpus.push_back(c);
+    }
+    if (cpus.empty()) cpus.push_back(0);
+    return cpus;
+}
+
+namespace {
+
+int read_sys_int(const std::string& path, int fallback) {
+    std::ifstream f(path);
+    int v;
+    if (f >> v) return v;
+    return fallback;
+}
+
+// Groups the available CPUs by a key read from sysfs.
+std::vector<std::vector<int>> group_cpus(const std::string& what) {
+    std::map<long, std::vector<int>> groups;
+    for (int c : available_cpus()) {
+        std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(c) + "/topology/";
+        int pkg = read_sys_int(base + "physical_package_id", 0);
+        long key = c;
+        if (what == "cores") key = pkg * 100000L + read_sys_int(base + "core_id", c);
+        else if (what == "sockets" || what == "ll_caches") key = pkg;
+        else if (what == "numa_domains") {
+            key = 0;
+            for (int n = 0; n < 64; ++n) {
+                std::ifstream f("/sys/devices/system/cpu/cpu" + std::to_string(c) + "/node" +
+                                std::to_string(n) + "/cpulist");
+                if (f) { key = n; break; }
+            }
+        }
+        groups[key].push_back(c);
+    }
+    std::vector<std::vector<int>> out;
+    for (auto& [k, v] : groups) out.push_back(v);
+    return out;
+}
+
+// res-list interval "a", "a:len", "a:len:stride", "!a".
+bool parse_res_interval(const std::string& text, std::vector<int>& out) {
+    std::vector<std::string> f = split(trim(text), ':');
+    long a, len = 1, st = 1;
+    if (f.empty() || f.size() > 3 || !parse_int(f[0], 0, 1 << 20, a)) return false;
+    if (f.size() > 1 && !parse_int(f[1], 1, 1 << 20, len)) return false;
+    if (f.size() > 2 && !parse_int(f[2], -(1 << 20), 1 << 20, st)) return false;
+    for (long i = 0; i < len; ++i) {
+        long c = a + i * st;
+        if (c < 0) return false;
+        out.push_back(static_cast<int>(c));
+    }
+    return true;
+}
+
+bool parse_place(const std::string& text, std::vector<int>& out) {
+    std::string s = trim(text);
+    if (s.size() < 2 || s.front() != '{' || s.back() != '}') return false;
+    std::vector<int> excluded;
+    for (const std::string& part : split(s.substr(1, s.size() - 2), ',')) {
+        std::string p = trim(part);
+        if (!p.empty() && p[0] == '!') {
+            if (!parse_res_interval(p.substr(1), excluded)) return false;
+        } else if (!parse_res_interval(p, out)) {
+            return false;
+        }
+    }
+    std::erase_if(out, [&](int c) {
+        return std::find(excluded.begin(), excluded.end(), c) != excluded.end();
+    });
+    return !out.empty();
+}
+
+}  // namespace
+
+bool parse_places(const std::string& text, std::vector<std::vector<int>>& out) {
+    std::string s = lower(trim(text));
+    out.clear();
+    if (s.empty()) return false;
+    if (s[0] != '{' && s[0] != '!') {
+        std::string name = s;
+        long count = -1;
+        std::size_t paren = s.find('(');
+        if (paren != std::string::npos) {
+            if (s.back() != ')') return false;
+            name = trim(s.substr(0, paren));
+            if (!parse_int(s.substr(paren + 1, s.size() - paren - 2), 1, 1 << 20, count))
+                return false;
+        }
+        if (name == "threads") {
+            for (int c : available_cpus()) out.push_back({c});
+        } else if (name == "cores" || name == "sockets" || name == "ll_caches" ||
+                   name == "numa_domains") {
+            out = group_cpus(name);
+        } else {
+            return false;
+        }
+        if (count > 0 && static_cast<std::size_t>(count) < out.size()) out.resize(count);
+        return !out.empty();
+    }
+    // Explicit list: place[:len[:stride]] separated by commas outside braces.
+    std::vector<std::string> items;
+    int depth = 0;
+    std::string cur;
+    for (char c : s) {
+        if (c == '{') ++depth;
+        if (c == '}') --depth;
+        if (depth < 0) return false;
+        if (c == ',' && depth == 0) {
+            items.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (depth != 0) return false;
+    items.push_back(cur);
+    for (const std::string& raw : items) {
+        std::string item = trim(raw);
+        if (!item.empty() && item[0] == '!') return false;  // place exclusion unsupported
+        std::size_t close = item.find('}');
+        if (close == std::string::npos) return false;
+        std::vector<int> place;
+        if (!parse_place(item.substr(0, close + 1), place)) return false;
+        long len = 1, st = 1;
+        std::string rest = item.substr(close + 1);
+        if (!rest.empty()) {
+            if (rest[0] != ':') return false;
+            std::vector<std::string> f = split(rest.substr(1), ':');
+            if (f.size() > 2 || !parse_int(f[0], 1, 1 << 20, len)) return false;
+            if (f.size() > 1 && !parse_int(f[1], -(1 << 20), 1 << 20, st)) return false;
+        }
+        for (long i = 0; i < len; ++i) {
+            std::vector<int> p;
+            for (int c : place) {
+                long x = c + i * st;
+                if (x < 0) return false;
+                p.push_back(static_cast<int>(x));
+            }
+            out.push_back(p);
+        }
+    }
+    return !out.empty();
+}
+
+void parse_environment(global_icvs& g) {
+    if (const char* v = env("KMP_WARNINGS")) {
+        if (parse_bool(v) == 0) g_warnings = false;
+    }
+    parse_num_threads(g);
+    parse_schedule(g);
+    parse_proc_bind(g);
+    parse_kmp_affinity(g);
+    parse_nesting(g);
+    parse_stacksize(g);
+    parse_wait_policy(g);
+    parse_kmp_library(g);
+    parse_display(g);
+    parse_places_env(g);
+    parse_misc(g);
+    if (g.library == 0) g.initial.nthreads = 1;  // KMP_LIBRARY=serial
+}
+
+}  // namespace loom::omp

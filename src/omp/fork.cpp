@@ -1,0 +1,476 @@
+// Parallel regions: __kmpc_fork_call and friends, team formation on claimed workers,
+// the member loop and join. Protocol notes: team.hpp and docs/omp.md ("Fork and join").
+#include <algorithm>
+#include <cstdarg>
+#include <mutex>
+#include <vector>
+
+#include "abi.hpp"
+#include "claims.hpp"
+#include "icv.hpp"
+#include "lifecycle.hpp"
+#include "loom/ext/scheduler.hpp"
+#include "team.hpp"
+#include "thread.hpp"
+#include "wait.hpp"
+
+namespace loom::omp {
+
+task_hooks g_task_hooks;
+
+long current_spin_budget_us() noexcept { return spin_budget_us(); }
+
+team::team(int cap) : capacity(cap), slots(new member_slot[static_cast<std::size_t>(cap)]) {}
+team::~team() { delete[] slots; }
+
+namespace {
+
+constexpr std::uint32_t go_hold = 0xfffffffeu;  // a region for this member is being set up
+
+std::mutex g_owners_mutex;
+std::vector<thread_state*> g_owners;  // threads with cached teams
+
+void note_owner(thread_state* th) {
+    std::lock_guard lk(g_owners_mutex);
+    if (std::find(g_owners.begin(), g_owners.end(), th) == g_owners.end()) g_owners.push_back(th);
+}
+
+void forget_owner(thread_state* th) {
+    std::lock_guard lk(g_owners_mutex);
+    std::erase(g_owners, th);
+}
+
+// Initialises member `i`'s implicit task for the region now set up in `t`.
+void setup_task(team* t, int i, implicit_task& it, int worker) {
+    it.tm = t->league ? nullptr : t;
+    it.parent = t->parent;
+    it.tid = t->league ? 0 : i;
+    it.nthreads = t->league ? 1 : t->nthreads;
+    it.level = t->league ? t->parent->level : t->level;
+    it.active_level = t->league ? t->parent->active_level : t->active_level;
+    it.in_league = t->league || t->parent->in_league;
+    it.team_num = t->league ? i : t->parent->team_num;
+    it.num_teams = t->league ? t->nthreads : t->parent->num_teams;
+    it.holds_claim = true;
+    it.worker = worker;
+    it.icv = t->child_icvs;
+    it.ws_count = 0;
+    it.single_count = 0;
+    it.reduce_method = 0;
+    it.loop = loop_state{};
+}
+
+// Runs member i's share of the region: one implicit task, or for a host teams league
+// the teams i, i + m, i + 2m, ... one after another.
+void run_share(team* t, int i, implicit_task& it, thread_state* th) {
+    if (!t->league) {
+        invoke_microtask(t->fn, th->gtid, i, t->argc, t->args);
+        return;
+    }
+    int nteams = t->league_thread_limit;  // reused: number of teams requested
+    int m = t->nthreads;
+    for (int j = i; j < nteams; j += m) {
+        it.team_num = j;
+        it.num_teams = nteams;
+        it.ws_count = 0;
+        it.single_count = 0;
+        invoke_microtask(t->fn, th->gtid, 0, t->argc, t->args);
+    }
+}
+
+// Spins until the master starts another region on this member or the budget ends.
+std::uint32_t linger(member_slot& s, std::uint32_t e) {
+    long budget = spin_budget_us();
+    auto start = std::chrono::steady_clock::now();
+    for (unsigned i = 1;; ++i) {
+        std::uint32_t v = s.go.load(std::memory_order_acquire);
+        if (v != e && v != go_hold) return v;
+        if (v == go_hold) {
+            spin_pause();
+            continue;
+        }
+        spin_pause();
+        if ((i & 255) == 0) {
+            if (budget >= 0 &&
+                std::chrono::steady_clock::now() - start > std::chrono::microseconds(budget))
+                break;
+            if (budget < 0 && (i & 0xffff) == 0) ext::yield();
+        }
+    }
+    std::uint32_t expected = e;
+    if (s.go.compare_exchange_strong(expected, go_retired, std::memory_order_acq_rel))
+        return go_retired;
+    while (expected == go_hold) {  // the master is setting up a region for us
+        spin_pause();
+        expected = s.go.load(std::memory_order_acquire);
+    }
+    return expected;
+}
+
+void join(team* t, implicit_task* mt) {
+    wait_until([t] { return t->join_count.load(std::memory_order_seq_cst) == 0; },
+               t->slots[0].sleep, mt);
+}
+
+// Dismisses lingering members of a cached team and waits until none touches it.
+void dismiss(team* t) {
+    for (int i = 1; i < t->capacity; ++i) {
+        member_slot& s = t->slots[i];
+        if (!s.running) continue;
+        std::uint32_t expected = s.last_go;
+        s.go.compare_exchange_strong(expected, go_retired, std::memory_order_acq_rel);
+        s.running = false;
+    }
+    while (t->live.load(std::memory_order_acquire) != 0) spin_pause();
+}
+
+team* acquire_team(thread_state* th, int level, int want) {
+    int cap = std::max(want, pool_size() + 1);
+    if (level >= 0 && level < thread_state::hot_levels) {
+        team*& h = th->hot[level];
+        if (h && !h->busy && h->capacity >= want) return h;
+        if (h && !h->busy) {
+            dismiss(h);
+            delete h;
+            h = nullptr;
+        }
+        if (!h) {
+            h = new team(cap);
+            h->hot = true;
+            note_owner(th);
+            return h;
+        }
+    }
+    return new team(cap);  // the cached one is in use (a parked region on this thread)
+}
+
+int prefer_for(int master_worker, int i, int nworkers) {
+    if (nworkers <= 1) return 1;
+    int base = master_worker > 0 ? master_worker : 0;
+    return 1 + (base + i - 1) % (nworkers - 1);
+}
+
+void member_entry(team* t, int i);
+
+// Makes slot i ready to run in the region being set up; false if no worker is free.
+bool reserve_member(team* t, int i, int master_worker, int nworkers) {
+    member_slot& s = t->slots[i];
+    if (s.running) {
+        std::uint32_t expected = s.last_go;
+        if (s.go.compare_exchange_strong(expected, go_hold, std::memory_order_acq_rel))
+            return true;
+        s.running = false;  // it retired
+        // It releases its worker right after retiring: wait a moment to keep the worker.
+        for (int k = 0; k < 2000; ++k) {
+            if (s.worker > 0 && claims::try_claim(static_cast<unsigned>(s.worker))) {
+                s.go.store(go_hold, std::memory_order_relaxed);
+                return true;
+            }
+            spin_pause();
+        }
+    }
+    int w = -1;
+    if (s.worker > 0 && s.worker < nworkers && claims::try_claim(static_cast<unsigned>(s.worker)))
+        w = s.worker;
+    else
+        w = claims::claim_any(static_cast<unsigned>(prefer_for(master_worker, i, nworkers)),
+                              static_cast<unsigned>(nworkers));
+    if (w < 0) return false;
+    s.worker = w;
+    s.go.store(go_hold, std::memory_order_relaxed);
+    return true;
+}
+
+void start_member(team* t, int i) {
+    member_slot& s = t->slots[i];
+    s.last_go = t->epoch;
+    if (s.running) {
+        s.go.store(t->epoch, std::memory_order_release);
+        return;
+    }
+    s.running = true;
+    s.go.store(t->epoch, std::memory_order_release);
+    t->live.fetch_add(1, std::memory_order_relaxed);
+    ext::task* task = ext::make_task([t, i] { member_entry(t, i); });
+    task->home = s.worker;
+    ext::submit_to(task, static_cast<unsigned>(s.worker));
+}
+
+void member_entry(team* t, int i) {
+    run_member(t, i);
+}
+
+void reset_team_for_region(team* t, int n) {
+    t->nthreads = n;
+    t->join_count.store(n - 1, std::memory_order_relaxed);
+    t->bar_count.store(n, std::memory_order_relaxed);
+    t->single_count.store(0, std::memory_order_relaxed);
+    t->red_count.store(0, std::memory_order_relaxed);
+    t->cancel_request.store(0, std::memory_order_relaxed);
+    t->copyprivate_data = nullptr;
+    reset_dispatch(t->dispatch);
+}
+
+void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int argc,
+                    void** args, int league_teams) {
+    implicit_task child;
+    child.parent = parent;
+    child.level = league_teams ? parent->level : parent->level + 1;
+    child.active_level = parent->active_level;
+    child.in_league = parent->in_league || league_teams > 0;
+    child.team_num = parent->team_num;
+    child.num_teams = parent->num_teams;
+    child.holds_claim = parent->holds_claim;
+    child.worker = parent->worker;
+    if (league_teams)
+        child.icv = parent->icv;
+    else
+        inherit_icvs(parent->icv, child.icv);
+    th->current = &child;
+    if (league_teams) {
+        for (int j = 0; j < league_teams; ++j) {
+            child.team_num = j;
+            child.num_teams = league_teams;
+            child.ws_count = 0;
+            child.single_count = 0;
+            invoke_microtask(fn, th->gtid, 0, argc, args);
+        }
+    } else {
+        invoke_microtask(fn, th->gtid, 0, argc, args);
+    }
+    th->current = parent;
+}
+
+}  // namespace
+
+void run_member(team* t, int i) {
+    thread_state* th = this_thread();
+    implicit_task* saved = th->current;
+    member_slot& s = t->slots[i];
+    const int worker = s.worker;
+    std::uint32_t e = s.go.load(std::memory_order_acquire);
+    while (e == go_hold) {
+        spin_pause();
+        e = s.go.load(std::memory_order_acquire);
+    }
+    for (;;) {
+        if (e == go_retired) break;
+        implicit_task& it = s.task;
+        setup_task(t, i, it, worker);
+        th->current = &it;
+        run_share(t, i, it, th);
+        th->current = saved;
+        const bool hot = t->hot;
+        if (t->join_count.fetch_sub(1, std::memory_order_seq_cst) == 1) wake(t->slots[0].sleep);
+        if (!hot) break;
+        e = linger(s, e);
+    }
+    claims::release(static_cast<unsigned>(worker));
+    t->live.fetch_sub(1, std::memory_order_release);
+}
+
+void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int league_teams,
+                 int league_limit) {
+    thread_state* th = this_thread();
+    implicit_task* parent = th->current;
+    ensure_pool();
+    int req = th->pushed_nthreads;
+    th->pushed_nthreads = 0;
+    th->pushed_bind = -1;
+
+    int n;
+    if (league_teams > 0) {
+        n = league_teams;
+    } else {
+        n = req > 0 ? req : parent->icv.nthreads;
+        if (n <= 0) n = pool_size();
+        if (!parallel_if || parent->active_level >= parent->icv.max_active_levels) n = 1;
+        if (parent->icv.thread_limit > 0) n = std::min(n, parent->icv.thread_limit);
+        if (globals().library == 0) n = 1;
+    }
+    int nworkers = pool_size();
+    if (n > nworkers && parent->level == 0 && !parent->in_league) nworkers = try_grow_pool(n);
+    if (n <= 1) {
+        run_serialized(th, parent, fn, argc, args, league_teams > 0 ? 1 : 0);
+        return;
+    }
+
+    const int w = ext::current_worker();
+    bool master_claimed = false;
+    if (w >= 0 && !parent->holds_claim) master_claimed = claims::try_claim(static_cast<unsigned>(w));
+
+    team* t = acquire_team(th, parent->level, std::min(n, nworkers + 1));
+    t->busy = true;
+    int m = 1;
+    int limit = std::min(n, t->capacity);
+    while (m < limit && reserve_member(t, m, w, nworkers)) ++m;
+    if (m == 1 && league_teams == 0) {
+        t->busy = false;
+        if (!t->hot) delete t;
+        if (master_claimed) claims::release(static_cast<unsigned>(w));
+        run_serialized(th, parent, fn, argc, args, 0);
+        return;
+    }
+
+    t->fn = fn;
+    t->argc = argc;
+    t->args = args;
+    t->parent = parent;
+    t->level = parent->level + 1;
+    t->active_level = parent->active_level + 1;
+    t->league = league_teams > 0;
+    if (t->league) {
+        t->league_thread_limit = n;  // number of teams; members loop over them
+        t->child_icvs = parent->icv;
+        int per_team = league_limit > 0 ? league_limit : std::max(1, pool_size() / n);
+        t->child_icvs.nthreads = per_team;
+        t->child_icvs.nthreads_from_list = false;
+        t->child_icvs.thread_limit = per_team;
+    } else {
+        inherit_icvs(parent->icv, t->child_icvs);
+    }
+    ++t->epoch;
+    if (t->epoch == go_hold || t->epoch == go_retired || t->epoch == 0) t->epoch = 1;
+    reset_team_for_region(t, m);
+    t->slots[0].worker = w;
+    for (int i = 1; i < m; ++i) start_member(t, i);
+
+    implicit_task& mt = t->slots[0].task;
+    setup_task(t, 0, mt, w);
+    mt.holds_claim = master_claimed || parent->holds_claim;
+    th->current = &mt;
+    run_share(t, 0, mt, th);
+    join(t, &mt);
+    th->current = parent;
+
+    if (master_claimed) claims::release(static_cast<unsigned>(w));
+    if (t->hot) {
+        t->busy = false;
+    } else {
+        while (t->live.load(std::memory_order_acquire) != 0) spin_pause();
+        delete t;
+    }
+}
+
+void dismiss_hot_teams(thread_state* th) {
+    for (team*& h : th->hot) {
+        if (!h || h->busy) continue;
+        dismiss(h);
+        delete h;
+        h = nullptr;
+    }
+    forget_owner(th);
+}
+
+void dismiss_all_hot_teams() {
+    std::vector<thread_state*> owners;
+    {
+        std::lock_guard lk(g_owners_mutex);
+        owners = g_owners;
+    }
+    for (thread_state* th : owners) dismiss_hot_teams(th);
+}
+
+void forget_hot_teams_after_fork() noexcept {
+    new (&g_owners_mutex) std::mutex;
+    g_owners.clear();
+}
+
+}  // namespace loom::omp
+
+using namespace loom::omp;
+
+namespace loom::omp {
+void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int league_teams,
+                 int league_limit);
+}
+
+LOOM_OMP_API void __kmpc_fork_call(ident_t*, kmp_int32 argc, kmpc_micro fn, ...) {
+    void* args[64];
+    va_list ap;
+    va_start(ap, fn);
+    for (kmp_int32 i = 0; i < argc && i < 64; ++i) args[i] = va_arg(ap, void*);
+    va_end(ap);
+    fork_region(fn, argc, args, true, 0, 0);
+}
+
+LOOM_OMP_API void __kmpc_fork_call_if(ident_t*, kmp_int32 argc, kmpc_micro fn, kmp_int32 cond,
+                                      void* args) {
+    void* a[1] = {args};
+    int n = args ? 1 : 0;
+    (void)argc;
+    fork_region(fn, n, a, cond != 0, 0, 0);
+}
+
+LOOM_OMP_API void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro fn, ...) {
+    void* args[64];
+    va_list ap;
+    va_start(ap, fn);
+    for (kmp_int32 i = 0; i < argc && i < 64; ++i) args[i] = va_arg(ap, void*);
+    va_end(ap);
+    thread_state* th = this_thread();
+    int nteams = th->pushed_teams > 0 ? th->pushed_teams : globals().num_teams;
+    if (nteams <= 0) nteams = 1;
+    int limit = th->pushed_teams_threads > 0 ? th->pushed_teams_threads
+                                             : globals().teams_thread_limit;
+    th->pushed_teams = 0;
+    th->pushed_teams_threads = 0;
+    fork_region(fn, argc, args, true, nteams, limit);
+}
+
+LOOM_OMP_API void __kmpc_push_num_teams(ident_t*, kmp_int32, kmp_int32 num_teams,
+                                        kmp_int32 num_threads) {
+    thread_state* th = this_thread();
+    th->pushed_teams = num_teams;
+    th->pushed_teams_threads = num_threads;
+}
+
+LOOM_OMP_API void __kmpc_push_num_teams_51(ident_t*, kmp_int32, kmp_int32 lb, kmp_int32 ub,
+                                           kmp_int32 num_threads) {
+    thread_state* th = this_thread();
+    th->pushed_teams = ub > 0 ? ub : lb;
+    th->pushed_teams_threads = num_threads;
+}
+
+LOOM_OMP_API void __kmpc_push_num_threads(ident_t*, kmp_int32, kmp_int32 num_threads) {
+    this_thread()->pushed_nthreads = num_threads;
+}
+
+LOOM_OMP_API void __kmpc_push_proc_bind(ident_t*, kmp_int32, kmp_int32 proc_bind) {
+    this_thread()->pushed_bind = proc_bind;
+}
+
+LOOM_OMP_API void __kmpc_serialized_parallel(ident_t*, kmp_int32) {
+    thread_state* th = this_thread();
+    implicit_task* parent = th->current;
+    th->pushed_nthreads = 0;
+    th->pushed_bind = -1;
+    auto* child = new implicit_task;
+    child->parent = parent;
+    child->level = parent->level + 1;
+    child->active_level = parent->active_level;
+    child->in_league = parent->in_league;
+    child->team_num = parent->team_num;
+    child->num_teams = parent->num_teams;
+    child->holds_claim = parent->holds_claim;
+    child->worker = parent->worker;
+    inherit_icvs(parent->icv, child->icv);
+    th->current = child;
+}
+
+LOOM_OMP_API void __kmpc_end_serialized_parallel(ident_t*, kmp_int32) {
+    thread_state* th = this_thread();
+    implicit_task* child = th->current;
+    if (child == &th->initial || child->tm != nullptr || child->parent == nullptr) return;
+    th->current = child->parent;
+    delete child;
+}
+
+LOOM_OMP_API kmp_int32 __kmpc_global_thread_num(ident_t*) { return this_thread()->gtid; }
+LOOM_OMP_API kmp_int32 __kmpc_global_num_threads(ident_t*) { return known_threads(); }
+LOOM_OMP_API kmp_int32 __kmpc_bound_thread_num(ident_t*) { return current_task()->tid; }
+LOOM_OMP_API kmp_int32 __kmpc_bound_num_threads(ident_t*) { return current_task()->nthreads; }
+LOOM_OMP_API kmp_int32 __kmpc_in_parallel(ident_t*) { return current_task()->active_level > 0; }
+LOOM_OMP_API kmp_int32 __kmpc_ok_to_fork(ident_t*) { return 1; }
+LOOM_OMP_API void __kmpc_begin(ident_t*, kmp_int32) {}
+LOOM_OMP_API void __kmpc_end(ident_t*) {}

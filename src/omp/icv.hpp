@@ -1,0 +1,80 @@
+// Internal control variables. The global ones are parsed from the environment once
+// (env.cpp); the per-task ones travel with every implicit task (thread.hpp) and are
+// inherited at each fork as the OpenMP specification prescribes.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace loom::omp {
+
+/// run-sched-var: an omp_sched_t kind (1..4), a chunk (0 = unspecified) and the
+/// monotonic modifier bit as omp_get_schedule reports it.
+struct sched_icv {
+    int kind = 1;              // omp_sched_static
+    int chunk = 0;
+    bool monotonic = false;
+    bool nonmonotonic = false;
+};
+
+/// ICVs of one data environment (one implicit or initial task).
+struct task_icvs {
+    int nthreads = 0;                 // nthreads-var; 0 = the pool size
+    unsigned char nthreads_pos = 0;   // index of nthreads in the OMP_NUM_THREADS list
+    bool nthreads_from_list = true;
+    signed char bind = 0;             // bind-var (omp_proc_bind_t)
+    unsigned char bind_pos = 0;
+    bool dynamic = false;             // dyn-var
+    int max_active_levels = 1;        // max-active-levels-var
+    int thread_limit = 0;             // thread-limit-var; 0 = unlimited
+    int default_device = 0;           // default-device-var
+    sched_icv sched;                  // run-sched-var
+};
+
+/// ICVs of the whole device, fixed at start-up except where a routine may change them.
+struct global_icvs {
+    std::vector<int> nthreads_list;   // OMP_NUM_THREADS
+    std::vector<int> bind_list;       // OMP_PROC_BIND
+    bool nthreads_set = false;
+    bool bind_set = false;
+    task_icvs initial;                // the initial task's ICVs
+    bool cancellation = false;        // cancel-var
+    std::size_t stacksize = 0;        // stacksize-var in bytes; 0 = not set
+    bool wait_policy_active = false;  // wait-policy-var
+    bool wait_policy_set = false;
+    long blocktime_us = -1;           // spin budget; -1 = the scheduler's default
+    bool blocktime_infinite = false;
+    int max_task_priority = 0;
+    int display_env = 0;              // 0 no, 1 true, 2 verbose
+    bool display_affinity = false;
+    std::string affinity_format = "OMP: pid %P tid %i thread %n bound to OS proc set {%A}";
+    std::string places_text;          // as given (empty = not set)
+    std::vector<std::vector<int>> places;
+    int num_teams = 0;                // nteams-var
+    int teams_thread_limit = 0;       // teams-thread-limit-var
+    int target_offload = 0;           // 0 default, 1 disabled, 2 mandatory
+    int library = 1;                  // KMP_LIBRARY: 0 serial, 1 throughput, 2 turnaround
+    bool nested_set = false;
+    bool max_active_levels_set = false;
+    std::string schedule_text = "static";
+    std::string default_allocator = "omp_default_mem_alloc";
+};
+
+/// The global ICVs, parsed from the environment on first use (thread-safe).
+global_icvs& globals();
+/// Spin budget in microseconds derived from KMP_BLOCKTIME, OMP_WAIT_POLICY,
+/// GOMP_SPINCOUNT and the scheduler's default (-1 = spin forever).
+long spin_budget_us() noexcept;
+/// Runtime-settable copies (kmp_set_blocktime etc.).
+void set_blocktime_ms(int ms) noexcept;
+int blocktime_ms() noexcept;
+
+/// Default size of a team when nthreads-var is 0: the number of workers.
+int default_nthreads();
+
+/// Advances the list ICVs from a parent task to its child implicit tasks.
+void inherit_icvs(const task_icvs& parent, task_icvs& child) noexcept;
+
+}  // namespace loom::omp

@@ -1,0 +1,18 @@
+// Pool life cycle seen from the OpenMP layer: lazy start, growth at top level,
+// omp_pause_resource, and rebuilding after fork().
+#pragma once
+
+namespace loom::omp {
+
+/// Starts the pool if it is not running (first region, after a pause, in a fork()
+/// child). Cheap when it runs.
+void ensure_pool();
+/// Number of workers of the running pool (starts it if needed).
+int pool_size();
+/// Tries to rebuild the pool with at least `n` workers; only from the thread in slot 0,
+/// outside every region, while no team holds a worker. Returns the pool size after.
+int try_grow_pool(int n);
+/// Releases the workers (omp_pause_resource); 0 on success.
+int pause_pool();
+
+}  // namespace loom::omp

@@ -1,0 +1,87 @@
+// Teams: the members of one parallel region, each on its own worker (a gang).
+//
+// Fork (fork.cpp) claims a worker per member, then starts member i either by bumping
+// the `go` word of a member that still spins from the previous region of this team
+// (one atomic) or by submitting a new implicit task to the worker's mailbox. Join is one
+// fetch_sub per member. A member that finishes a region of a cached ("hot") team spins
+// on `go` for the spin budget, then retires: it releases its worker and its task ends.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "abi.hpp"
+#include "dispatch.hpp"
+#include "thread.hpp"
+#include "wait.hpp"
+
+namespace loom::omp {
+
+inline constexpr std::uint32_t go_retired = 0xffffffffu;
+
+struct alignas(64) member_slot {
+    std::atomic<std::uint32_t> go{0};   // region epoch to run; go_retired = leave
+    std::uint32_t last_go = 0;          // what the master last wrote (master only)
+    int worker = -1;                    // worker the member runs on
+    bool running = false;               // a member task exists for this slot (master only)
+    sleeper sleep;                      // barrier / reduction sleeps of this member
+    void* reduce_data = nullptr;
+    implicit_task task;                 // the member's implicit task
+};
+
+struct team {
+    // ---- written by the master before it starts the members ------------------------
+    kmpc_micro fn = nullptr;
+    int argc = 0;
+    void** args = nullptr;
+    std::vector<void*> arg_store;
+    int nthreads = 1;
+    implicit_task* parent = nullptr;    // the encountering task
+    task_icvs child_icvs;
+    int level = 0;
+    int active_level = 0;
+    bool league = false;                // host teams construct: members are team masters
+    int league_thread_limit = 0;
+    std::uint32_t epoch = 0;            // region number of this team object
+    bool hot = false;                   // cached by its master thread (members linger)
+    bool busy = false;                  // a region runs on it (master only)
+    int capacity = 0;
+    member_slot* slots = nullptr;       // capacity entries
+
+    // ---- join --------------------------------------------------------------------------
+    alignas(64) std::atomic<int> join_count{0};
+    std::atomic<int> live{0};           // member tasks that may still touch this team
+
+    // ---- barrier -----------------------------------------------------------------------
+    alignas(64) std::atomic<int> bar_count{0};
+    std::atomic<std::uint32_t> bar_epoch{0};
+
+    // ---- single, copyprivate, cancellation ----------------------------------------------
+    alignas(64) std::atomic<std::uint32_t> single_count{0};
+    void* copyprivate_data = nullptr;
+    std::atomic<int> cancel_request{0};
+
+    // ---- reductions ----------------------------------------------------------------------
+    alignas(64) std::atomic<int> red_count{0};
+    std::atomic<std::uint32_t> red_epoch{0};
+
+    // ---- dynamic loops ---------------------------------------------------------------------
+    dispatch_buffer dispatch[dispatch_ring];
+
+    explicit team(int cap);
+    ~team();
+    team(const team&) = delete;
+    team& operator=(const team&) = delete;
+};
+
+/// Retires the lingering members of `th`'s cached teams and frees them (thread exit,
+/// pause). Only when `th` is not inside a region it forked.
+void dismiss_hot_teams(thread_state* th);
+/// Dismisses the cached teams of every thread that registered one (omp_pause_resource).
+void dismiss_all_hot_teams();
+
+/// Body of a member task on its worker (fork.cpp).
+void run_member(team* t, int index);
+
+}  // namespace loom::omp

@@ -1,0 +1,86 @@
+// Per-OS-thread state and the implicit-task descriptor. Every OS thread that enters
+// the OpenMP layer (worker, initial thread or foreign thread) gets a thread_state with
+// a dense global thread id (gtid); its `current` implicit task says which team, level
+// and ICVs the code running on it belongs to.
+//
+// The only initial-exec TLS of libloom-omp is the one pointer behind this_thread(),
+// so the library can be dlopen()ed late (docs/omp.md, "Process life").
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "abi.hpp"
+#include "icv.hpp"
+
+namespace loom::omp {
+
+struct team;
+
+/// Private state of the dynamic (dispatch) loop an implicit task is in (dispatch.cpp).
+struct loop_state {
+    std::uint32_t construct = 0;  // construct number (task's ws_count when it began)
+    int kind = 0;                 // resolved kind (dispatch.cpp)
+    bool ordered = false;
+    bool serial_done = false;     // team of one: the whole range was handed out
+    bool ordered_done = false;    // the current iteration executed its ordered region
+    std::uint64_t trip = 0;       // iterations
+    std::uint64_t chunk = 1;
+    std::uint64_t next_static = 0;  // static kinds: this member's next chunk number
+    std::uint64_t cur_iter = 0;   // ordered: normalised iteration being executed
+    std::uint64_t chunk_end = 0;  // ordered: end of the current chunk
+    std::uint64_t lb = 0;         // first iteration (raw bits of the loop's type)
+    std::int64_t st = 1;          // stride
+};
+
+/// One implicit task (or the initial task of a thread). Lives in its team's member
+/// slot, in the encountering thread's frame (serialized regions) or in thread_state.
+struct implicit_task {
+    team* tm = nullptr;            // null: a team of one (initial task, serialized region)
+    implicit_task* parent = nullptr;  // the task that encountered the region
+    int tid = 0;
+    int nthreads = 1;
+    int level = 0;
+    int active_level = 0;
+    int team_num = 0;              // teams construct (host league)
+    int num_teams = 1;
+    bool in_league = false;        // inside a teams region
+    bool holds_claim = false;      // owns the claim of the worker it runs on
+    int worker = -1;
+    task_icvs icv;
+    std::uint32_t ws_count = 0;    // dynamic loops begun in the current region
+    std::uint32_t single_count = 0;
+    int reduce_method = 0;
+    loop_state loop;
+};
+
+/// State of one OS thread known to the runtime.
+struct thread_state {
+    kmp_int32 gtid = 0;
+    implicit_task* current = nullptr;
+    implicit_task initial;          // the thread's initial task (level 0)
+    int pushed_nthreads = 0;        // __kmpc_push_num_threads, consumed by the next fork
+    int pushed_bind = -1;           // __kmpc_push_proc_bind
+    int pushed_teams = 0;           // __kmpc_push_num_teams
+    int pushed_teams_threads = 0;
+    static constexpr int hot_levels = 4;
+    team* hot[hot_levels] = {};     // cached teams this thread forks at each level
+    std::uint64_t affinity_shown = 0;  // OMP_DISPLAY_AFFINITY: last team shape shown
+};
+
+/// The calling thread's state, registering the thread on first use. Not inlined on
+/// purpose (see DESIGN.md: no TLS address may be kept across a suspension point).
+thread_state* this_thread();
+/// The calling thread's current implicit task.
+implicit_task* current_task();
+/// Like this_thread() but null if the thread never entered the runtime.
+thread_state* this_thread_if_known() noexcept;
+/// Number of thread states handed out and still alive.
+int known_threads() noexcept;
+/// After fork(): forget every thread but the caller (lifecycle.cpp).
+void reset_threads_after_fork() noexcept;
+
+/// Invokes an outlined region body with `argc` pointer arguments.
+void invoke_microtask(kmpc_micro fn, kmp_int32 gtid, kmp_int32 tid, int argc, void** args);
+
+}  // namespace loom::omp

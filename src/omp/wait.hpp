@@ -1,0 +1,78 @@
+// Spin-then-sleep waiting used by barriers, join, reductions and ordered.
+// Protocol (docs/omp.md, "Waiting"): the waiter spins on its condition for the spin
+// budget, then publishes `flag = 1` and re-checks the condition before sleeping on its
+// wait_slot; a waker first makes the condition true (seq_cst), then takes the flag
+// with an exchange and notifies only if it found 1. Dekker-style seq_cst on both sides
+// means either the waiter sees the condition or the waker sees the flag: no lost
+// wake-up. Stale wake-ups are harmless because the waiter re-checks in a loop.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+
+#include "loom/ext/scheduler.hpp"
+
+namespace loom::omp {
+
+struct implicit_task;
+
+struct sleeper {
+    std::atomic<int> flag{0};
+    ext::wait_slot slot;
+};
+
+inline void spin_pause() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield" ::: "memory");
+#endif
+}
+
+/// Hooks through which the explicit-task layer (issue 4) takes part in waits: a waiting
+/// member runs its team's explicit tasks (a barrier is a task scheduling point).
+struct task_hooks {
+    /// Runs one explicit task available to `it`'s team; true if it ran one.
+    bool (*run_one)(implicit_task* it) = nullptr;
+};
+extern task_hooks g_task_hooks;
+
+/// Wakes the owner of `s` if it sleeps (call after making its condition true).
+inline void wake(sleeper& s) noexcept {
+    if (s.flag.load(std::memory_order_seq_cst) == 1 &&
+        s.flag.exchange(0, std::memory_order_seq_cst) == 1)
+        s.slot.notify();
+}
+
+long current_spin_budget_us() noexcept;
+
+/// Waits until done() (which must load with seq_cst) is true: spin, help, sleep.
+template <class Done>
+void wait_until(Done done, sleeper& s, implicit_task* it) {
+    if (done()) return;
+    long budget = current_spin_budget_us();
+    if (budget != 0) {
+        auto start = std::chrono::steady_clock::now();
+        for (unsigned i = 1;; ++i) {
+            if (done()) return;
+            if (g_task_hooks.run_one && it && g_task_hooks.run_one(it)) continue;
+            spin_pause();
+            if ((i & 255) == 0 && budget > 0 &&
+                std::chrono::steady_clock::now() - start > std::chrono::microseconds(budget))
+                break;
+        }
+    }
+    for (;;) {
+        s.slot.reset();
+        s.flag.store(1, std::memory_order_seq_cst);
+        if (done()) {
+            if (s.flag.exchange(0, std::memory_order_seq_cst) == 1) return;
+            s.slot.wait();  // a waker took the flag: consume its notify
+            return;
+        }
+        s.slot.wait();
+        if (done()) return;
+    }
+}
+
+}  // namespace loom::omp
