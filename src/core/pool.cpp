@@ -1,5 +1,8 @@
 #include "pool.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <system_error>
 
@@ -7,13 +10,20 @@
 
 namespace loom::core {
 
-pool::pool(const config& c) : cfg(c), topo_(c.num_threads) {
+namespace {
+bool on_main_thread() noexcept { return gettid() == getpid(); }
+}  // namespace
+
+pool::pool(const config& c)
+    : cfg(c), slot0_adopted(c.num_threads >= 2 && on_main_thread()), topo_(c.num_threads) {
     workers_.reserve(cfg.num_threads);
     for (unsigned i = 0; i < cfg.num_threads; ++i) workers_.push_back(std::make_unique<worker>(*this, i));
-    worker& slot0 = *workers_[0];
-    init_native_context(slot0.native, /*tied=*/0);
-    slot0.current = &slot0.native;
-    set_this_worker(&slot0);
+    if (slot0_adopted) {
+        worker& slot0 = *workers_[0];
+        init_native_context(slot0.native, /*tied=*/0);
+        slot0.current = &slot0.native;
+        set_this_worker(&slot0);
+    }
     start_threads();
     victims_.resize(size());
     for (unsigned w = 0; w < size(); ++w)
@@ -24,7 +34,7 @@ pool::pool(const config& c) : cfg(c), topo_(c.num_threads) {
 }
 
 void pool::start_threads() {
-    for (unsigned i = 1; i < workers_.size(); ++i) {
+    for (unsigned i = slot0_adopted ? 1 : 0; i < workers_.size(); ++i) {
         try {
             workers_[i]->thread = std::thread([this, i] { thread_main(i); });
         } catch (const std::system_error& e) {
@@ -32,7 +42,9 @@ void pool::start_threads() {
                          "loom: warning: could not start worker thread %u of %zu (%s); "
                          "continuing with %u workers\n",
                          i, workers_.size(), e.what(), i);
-            workers_.resize(i);
+            workers_.resize(std::max(i, 1U));
+            if (i == 0) std::fprintf(stderr, "loom: warning: no worker thread could be started; "
+                                             "tasks will not run\n");
             return;
         }
     }
@@ -58,7 +70,7 @@ pool::~pool() {
     }
     for (auto& w : workers_)
         if (w->thread.joinable()) w->thread.join();
-    if (this_worker() == workers_[0].get()) set_this_worker(nullptr);
+    if (slot0_adopted && this_worker() == workers_[0].get()) set_this_worker(nullptr);
 }
 
 void pool::wake_one() noexcept {

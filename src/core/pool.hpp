@@ -16,8 +16,11 @@ namespace loom::core {
 
 class pool {
 public:
-    /// Starts the workers; the calling thread becomes slot 0. If the OS refuses a
-    /// thread, the pool continues with fewer workers and says so once.
+    /// Starts the workers. The process's main thread, when it starts a pool of two or
+    /// more workers, becomes slot 0: it works while it waits inside the runtime. Any
+    /// other starter stays outside and all workers are pool threads (a one-worker pool
+    /// too, so that work never waits for a thread that may not come back). If the OS
+    /// refuses a thread, the pool continues with fewer workers and says so once.
     explicit pool(const config& cfg);
     /// Stops and joins the pool threads. Call only once quiescent (see drain()).
     ~pool();
@@ -30,6 +33,9 @@ public:
     [[nodiscard]] const std::vector<unsigned>& place(unsigned i) const { return topo_.place(i); }
 
     const config cfg;
+    /// True when slot 0 is the main thread (not a pool thread).
+    const bool slot0_adopted;
+    [[nodiscard]] bool is_adopted(const worker& w) const noexcept { return slot0_adopted && w.index == 0; }
     injection_queue injection[3];  // indexed by loom::priority
 
     // ---- sleep / wake (docs/protocols/sleep.md)

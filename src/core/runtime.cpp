@@ -33,7 +33,7 @@ struct process_hooks {
     // exit() is called from a pool thread: that thread cannot join itself.
     ~process_hooks() {
         worker* w = this_worker();
-        if (w && w->index != 0) return;
+        if (w && !w->owner.is_adopted(*w)) return;
         ext::shutdown();
     }
 };
@@ -70,7 +70,7 @@ void shutdown() {
     core::pool* p = core::g_pool.load(std::memory_order_relaxed);
     if (!p) return;
     core::worker* w = core::this_worker();
-    if (w && (w->index != 0 || w->current != &w->native)) {
+    if (w && (!p->is_adopted(*w) || w->current != &w->native)) {
         std::fprintf(stderr, "loom: warning: shutdown() called from inside a task; ignored\n");
         return;
     }

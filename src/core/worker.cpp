@@ -98,7 +98,7 @@ void worker::sleep() noexcept {
     sleep_word.store(1, std::memory_order_seq_cst);
     owner.sleepers.fetch_add(1, std::memory_order_seq_cst);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (anything_visible() || (owner.stopping.load(std::memory_order_seq_cst) && index != 0)) {
+    if (anything_visible() || (owner.stopping.load(std::memory_order_seq_cst) && !owner.is_adopted(*this))) {
         sleep_word.store(0, std::memory_order_relaxed);
     } else {
         owner.check_drained();
@@ -115,8 +115,8 @@ ext::task* worker::find_work() noexcept {
         auto start = clock::now();
         for (unsigned round = 0;; ++round) {
             if (ext::task* t = try_get()) return t;
-            // Slot 0 never leaves on stop: its thread is parked waiting for something.
-            if (owner.stopping.load(std::memory_order_acquire) && index != 0) return nullptr;
+            // An adopted slot 0 never leaves on stop: its thread is parked waiting.
+            if (owner.stopping.load(std::memory_order_acquire) && !owner.is_adopted(*this)) return nullptr;
             for (int i = 0; i < 32; ++i) cpu_relax();
             if ((round & 15) == 15) {
                 if (clock::now() - start >= budget) break;

@@ -1,0 +1,103 @@
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "test_support.hpp"
+
+namespace {
+
+using namespace loom;
+using loom_test::countdown;
+
+TEST(Lifecycle, ShutdownWaitsForWorkInFlightThenRestartsLazily) {
+    std::atomic<long> ran{0};
+    constexpr int n = 20000;
+    for (int i = 0; i < n; ++i)
+        ext::submit(ext::make_task([&] {
+            // Some work spawns more work while shutdown is already waiting.
+            ext::submit(ext::make_task([&] { ran.fetch_add(1); }));
+            ran.fetch_add(1);
+        }));
+    ext::shutdown();
+    EXPECT_EQ(ran.load(), 2 * n);
+    EXPECT_FALSE(ext::running());
+    countdown again(10);
+    for (int i = 0; i < 10; ++i) ext::submit(ext::make_task([&] { again.arrive(); }));
+    again.wait();
+    EXPECT_TRUE(ext::running());
+}
+
+TEST(Lifecycle, ExplicitStartIsRefusedWhileRunning) {
+    ext::ensure_started();
+    EXPECT_FALSE(ext::start(ext::pool_options{}));
+    ext::shutdown();
+    ext::pool_options o;
+    o.num_threads = 3;
+    o.spin_us = 0;
+    EXPECT_TRUE(ext::start(o));
+    EXPECT_EQ(ext::worker_count(), 3u);
+    EXPECT_EQ(ext::spin_budget_us(), 0);
+    countdown left(1000);
+    for (int i = 0; i < 1000; ++i) ext::submit(ext::make_task([&] { left.arrive(); }));
+    left.wait();
+    ext::shutdown();
+}
+
+TEST(Lifecycle, ChildOfForkBuildsAFreshPool) {
+    countdown warm(100);
+    for (int i = 0; i < 100; ++i) ext::submit(ext::make_task([&] { warm.arrive(); }));
+    warm.wait();
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        countdown left(1000);
+        for (int i = 0; i < 1000; ++i) ext::submit(ext::make_task([&] { left.arrive(); }));
+        left.wait();
+        _exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// An idle pool sleeps once the spin budget has passed: the process burns (almost) no
+// CPU. Generous bound: this is a behaviour check, the benchmark measures the figure.
+TEST(Lifecycle, IdlePoolSleeps) {
+    countdown warm(100);
+    for (int i = 0; i < 100; ++i) ext::submit(ext::make_task([&] { warm.arrive(); }));
+    warm.wait();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    auto before = ext::stats();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    auto after = ext::stats();
+    for (std::size_t w = 1; w < after.size(); ++w)
+        EXPECT_EQ(after[w].failed_steals, before[w].failed_steals) << "worker " << w << " kept searching";
+}
+
+TEST(Lifecycle, FiberStackOverflowHitsTheGuardPage) {
+    EXPECT_EXIT(
+        {
+            ext::wait_slot done;
+            ext::submit(ext::make_task([&] {
+                struct recurse {
+                    // Deep enough to pass any configured stack (1 GiB at most).
+                    static int go(int n) {
+                        volatile char pad[4096];
+                        pad[0] = static_cast<char>(n);
+                        return n > (1 << 20) ? pad[0] : go(n + 1) + pad[0];
+                    }
+                };
+                recurse::go(0);
+                done.notify();
+            }));
+            done.wait();
+            std::exit(0);
+        },
+        ::testing::KilledBySignal(SIGSEGV), "");
+}
+
+}  // namespace

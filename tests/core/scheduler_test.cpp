@@ -1,0 +1,180 @@
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace {
+
+using namespace loom;
+using loom_test::countdown;
+using loom_test::run_in_task;
+
+TEST(Scheduler, RunsAMillionTinyTasks) {
+    constexpr long n = 1'000'000;
+    std::atomic<long> sum{0};
+    countdown left(n);
+    for (long i = 0; i < n; ++i)
+        ext::submit(ext::make_task([&, i] {
+            sum.fetch_add(i, std::memory_order_relaxed);
+            left.arrive();
+        }));
+    left.wait();
+    EXPECT_EQ(sum.load(), n * (n - 1) / 2);
+}
+
+TEST(Scheduler, TasksSpawnedFromTasksAllRun) {
+    constexpr int fan = 64, depth = 3;  // 64^3 leaves
+    std::atomic<long> leaves{0};
+    countdown left(fan * fan * fan);
+    struct spawner {
+        static void go(int level, std::atomic<long>& l, countdown& c) {
+            if (level == depth) {
+                l.fetch_add(1, std::memory_order_relaxed);
+                c.arrive();
+                return;
+            }
+            for (int i = 0; i < fan; ++i)
+                ext::submit(ext::make_task([level, &l, &c] { go(level + 1, l, c); }));
+        }
+    };
+    spawner::go(0, leaves, left);
+    left.wait();
+    EXPECT_EQ(leaves.load(), fan * fan * fan);
+}
+
+TEST(Scheduler, LargeClosuresSpillToTheHeap) {
+    struct big {
+        char bytes[1024];
+    };
+    big b{};
+    b.bytes[1023] = 42;
+    int seen = 0;
+    run_in_task([&] {
+        ext::wait_slot inner;
+        ext::submit(ext::make_task([b, &seen, &inner] {
+            seen = b.bytes[1023];
+            inner.notify();
+        }));
+        inner.wait();
+    });
+    EXPECT_EQ(seen, 42);
+}
+
+TEST(Scheduler, MailboxRunsOnTheNamedWorker) {
+    const unsigned workers = ext::worker_count();
+    for (unsigned w = 0; w < workers; ++w) {
+        std::atomic<int> where{-2};
+        ext::wait_slot done;
+        ext::task* t = ext::make_task([&] {
+            where = ext::current_worker();
+            done.notify();
+        });
+        ext::submit_to(t, w);
+        done.wait();
+        EXPECT_EQ(where.load(), static_cast<int>(w));
+    }
+}
+
+// On one worker, a queued high-priority task runs before normal ones queued earlier,
+// and low-priority work runs last. The other workers are kept busy until the low task
+// has run, so this worker alone sees the three tasks.
+TEST(Scheduler, HighPriorityRunsFirstAndLowLast) {
+    std::mutex order_lock;
+    std::vector<int> order;
+    run_in_task([&] {
+        const unsigned others = ext::worker_count() - 1;
+        std::atomic<bool> release{false};
+        countdown occupied(others), finished(others + 3);
+        for (unsigned i = 0; i < others; ++i)
+            ext::submit(ext::make_task([&] {
+                occupied.arrive();
+                while (!release.load()) std::this_thread::yield();
+                finished.arrive();
+            }));
+        occupied.wait();
+        auto add = [&](int id, priority p) {
+            ext::submit(ext::make_task([&, id] {
+                {
+                    std::lock_guard guard(order_lock);
+                    order.push_back(id);
+                }
+                if (id == 2) release = true;
+                finished.arrive();
+            }, p));
+        };
+        add(2, priority::low);
+        add(1, priority::normal);
+        add(0, priority::high);
+        finished.wait();
+    });
+    ASSERT_EQ(order.size(), 3u);
+    EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
+}
+
+TEST(Scheduler, ForeignThreadsSubmitAndWaitConcurrently) {
+    constexpr int threads = 6, per = 20000;
+    std::atomic<long> ran{0};
+    std::vector<std::thread> pool;
+    for (int k = 0; k < threads; ++k)
+        pool.emplace_back([&] {
+            countdown left(per);
+            for (int i = 0; i < per; ++i)
+                ext::submit(ext::make_task([&] {
+                    ran.fetch_add(1, std::memory_order_relaxed);
+                    left.arrive();
+                }));
+            left.wait();
+            EXPECT_EQ(ext::current_worker(), -1);
+        });
+    for (auto& t : pool) t.join();
+    EXPECT_EQ(ran.load(), threads * per);
+}
+
+TEST(Scheduler, PopLocalAndRunIfOnTop) {
+    run_in_task([] {
+        int ran = 0;
+        ext::task* t = ext::make_task([&] { ++ran; });
+        ext::submit(t);
+        // Nothing else was pushed by this task since, so t is on top unless stolen.
+        if (ext::run_if_on_top(t)) {
+            EXPECT_EQ(ran, 1);
+        }
+        ext::task* other = ext::make_task([&] { ++ran; });
+        ext::submit(other);
+        if (ext::task* top = ext::pop_local()) {
+            EXPECT_EQ(top, other);
+            ext::push_local(top);
+        }
+        ext::yield();  // lets t/other run if they were stolen or pushed back
+        while (ran < 2) ext::yield();
+    });
+}
+
+TEST(Scheduler, StatsCountTasksAndWorkers) {
+    EXPECT_TRUE(ext::stats().empty() || ext::running());
+    ext::ensure_started();
+    auto before = ext::stats();
+    ASSERT_EQ(before.size(), ext::worker_count());
+    countdown left(1000);
+    for (int i = 0; i < 1000; ++i) ext::submit(ext::make_task([&] { left.arrive(); }));
+    left.wait();
+    std::uint64_t run_before = 0, run_after = 0;
+    for (auto& s : before) run_before += s.tasks_run;
+    for (auto& s : ext::stats()) run_after += s.tasks_run;
+    EXPECT_GE(run_after - run_before, 1000u);
+}
+
+TEST(Scheduler, WorkersHaveDistinctPlacesWhenThereIsRoom) {
+    const unsigned workers = ext::worker_count();
+    std::set<std::vector<unsigned>> places;
+    for (unsigned w = 0; w < workers; ++w) places.insert(ext::worker_place(w));
+    if (workers <= std::thread::hardware_concurrency()) {
+        EXPECT_EQ(places.size(), workers);
+    }
+}
+
+}  // namespace
