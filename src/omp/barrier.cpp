@@ -4,7 +4,12 @@
 // before the epoch bump, and a waiter cannot arrive again before it sees the bump.
 #include "barrier.hpp"
 
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <climits>
 
 #include "abi.hpp"
 #include "team.hpp"
@@ -12,6 +17,14 @@
 #include "wait.hpp"
 
 namespace loom::omp {
+
+void futex_wait_int(std::atomic<int>& flag, int value) noexcept {
+    syscall(SYS_futex, reinterpret_cast<int*>(&flag), FUTEX_WAIT_PRIVATE, value, nullptr, nullptr, 0);
+}
+
+void futex_wake_all(std::atomic<int>& flag) noexcept {
+    syscall(SYS_futex, reinterpret_cast<int*>(&flag), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+}
 
 void team_barrier(implicit_task* it) {
     team* t = it->tm;

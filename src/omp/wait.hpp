@@ -1,10 +1,14 @@
-// Spin-then-sleep waiting used by barriers, join, reductions and ordered.
+// Spin-then-sleep waiting used by barriers, join and reductions.
 // Protocol (docs/omp.md, "Waiting"): the waiter spins on its condition for the spin
-// budget, then publishes `flag = 1` and re-checks the condition before sleeping on its
-// wait_slot; a waker first makes the condition true (seq_cst), then takes the flag
-// with an exchange and notifies only if it found 1. Dekker-style seq_cst on both sides
+// budget, then publishes `flag = 1` and re-checks the condition before sleeping on the
+// flag (futex); a waker first makes the condition true (seq_cst), then takes the flag
+// with an exchange and wakes only if it found 1. Dekker-style seq_cst on both sides
 // means either the waiter sees the condition or the waker sees the flag: no lost
 // wake-up. Stale wake-ups are harmless because the waiter re-checks in a loop.
+//
+// The sleep blocks the OS thread rather than parking the task through ext::wait_slot:
+// the scheduler resumes a parked context on any worker, and an implicit task must stay
+// on its worker (gang, native-TLS threadprivate, gtid). See docs/omp.md, "Open points".
 #pragma once
 
 #include <atomic>
@@ -17,9 +21,12 @@ namespace loom::omp {
 struct implicit_task;
 
 struct sleeper {
-    std::atomic<int> flag{0};
-    ext::wait_slot slot;
+    std::atomic<int> flag{0};  // 1 while the owner sleeps or is about to
 };
+
+/// Blocks while `flag` holds `value` (futex); may return spuriously.
+void futex_wait_int(std::atomic<int>& flag, int value) noexcept;
+void futex_wake_all(std::atomic<int>& flag) noexcept;
 
 inline void spin_pause() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -41,7 +48,7 @@ extern task_hooks g_task_hooks;
 inline void wake(sleeper& s) noexcept {
     if (s.flag.load(std::memory_order_seq_cst) == 1 &&
         s.flag.exchange(0, std::memory_order_seq_cst) == 1)
-        s.slot.notify();
+        futex_wake_all(s.flag);
 }
 
 long current_spin_budget_us() noexcept;
@@ -63,14 +70,12 @@ void wait_until(Done done, sleeper& s, implicit_task* it) {
         }
     }
     for (;;) {
-        s.slot.reset();
         s.flag.store(1, std::memory_order_seq_cst);
         if (done()) {
-            if (s.flag.exchange(0, std::memory_order_seq_cst) == 1) return;
-            s.slot.wait();  // a waker took the flag: consume its notify
+            s.flag.store(0, std::memory_order_relaxed);
             return;
         }
-        s.slot.wait();
+        while (s.flag.load(std::memory_order_seq_cst) == 1) futex_wait_int(s.flag, 1);
         if (done()) return;
     }
 }
