@@ -272,13 +272,15 @@ void forward_into(shared_state<T>* dst, Inner&& inner) noexcept {
     }
 }
 
-/// Runs `f` and stores what it returns (or throws) in `st`; unwraps a returned future.
+/// Runs `f` and stores what it returns (or throws) in `st`; a returned future is
+/// unwrapped when `st` holds its value type (then, dataflow), kept when `st` holds the
+/// future itself (async).
 /// Does not touch st's reference count unless unwrapping (then it consumes one).
 template <class T, class F>
 void fulfil(shared_state<T>* st, F&& f) noexcept {
     try {
         using R = decltype(std::forward<F>(f)());
-        if constexpr (unwrapped<R>::is_future) {
+        if constexpr (unwrapped<R>::is_future && !std::is_same_v<std::remove_cvref_t<R>, T>) {
             R inner = std::forward<F>(f)();
             st->add_ref();  // forward_into consumes one
             forward_into(st, std::move(inner));

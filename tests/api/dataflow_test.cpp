@@ -1,0 +1,91 @@
+// loom::dataflow.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "loom/loom.hpp"
+
+namespace {
+
+TEST(Dataflow, WaitsForFuturesAndPassesThem) {
+    loom::promise<int> p;
+    auto a = p.get_future();
+    auto b = loom::async([] { return 2; }).share();
+    std::atomic<bool> ran{false};
+    auto r = loom::dataflow(
+        [&ran](loom::future<int> x, loom::shared_future<int> y, int z) {
+            EXPECT_TRUE(x.is_ready());
+            EXPECT_TRUE(y.is_ready());
+            ran = true;
+            return x.get() * 100 + y.get() * 10 + z;
+        },
+        std::move(a), b, 3);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    EXPECT_FALSE(ran.load());
+    p.set_value(1);
+    EXPECT_EQ(r.get(), 123);
+}
+
+TEST(Dataflow, OnlyValues) {
+    auto r = loom::dataflow([](int a, std::string s) { return s + std::to_string(a); }, 4, std::string("n"));
+    EXPECT_EQ(r.get(), "n4");
+    auto none = loom::dataflow([] { return 1; });
+    EXPECT_EQ(none.get(), 1);
+}
+
+TEST(Dataflow, VectorOfFutures) {
+    std::vector<loom::future<int>> in;
+    for (int i = 0; i < 50; ++i) in.push_back(loom::async([i] { return i; }));
+    auto r = loom::dataflow(
+        [](std::vector<loom::future<int>> v, int extra) {
+            int s = extra;
+            for (auto& f : v) {
+                EXPECT_TRUE(f.is_ready());
+                s += f.get();
+            }
+            return s;
+        },
+        std::move(in), 1000);
+    EXPECT_EQ(r.get(), 1000 + 49 * 50 / 2);
+}
+
+TEST(Dataflow, VoidResultAndPriority) {
+    std::atomic<int> n{0};
+    auto r = loom::dataflow(loom::priority::high, [&n](loom::future<void>) { n = 1; }, loom::make_ready_future());
+    static_assert(std::is_same_v<decltype(r), loom::future<void>>);
+    r.get();
+    EXPECT_EQ(n.load(), 1);
+}
+
+TEST(Dataflow, ExceptionFromInputSeenByCallee) {
+    auto bad = loom::make_exceptional_future<int>(std::runtime_error("in"));
+    auto r = loom::dataflow([](loom::future<int> f) { return f.get(); }, std::move(bad));
+    EXPECT_THROW(r.get(), std::runtime_error);
+}
+
+TEST(Dataflow, ExceptionFromCallee) {
+    auto r = loom::dataflow([](loom::future<int>) -> int { throw std::length_error("f"); }, loom::make_ready_future(1));
+    EXPECT_THROW(r.get(), std::length_error);
+}
+
+TEST(Dataflow, UnwrapsReturnedFuture) {
+    auto r = loom::dataflow([](loom::future<int> x) { return loom::async([v = x.get()] { return v + 1; }); },
+                            loom::async([] { return 1; }));
+    static_assert(std::is_same_v<decltype(r), loom::future<int>>);
+    EXPECT_EQ(r.get(), 2);
+}
+
+TEST(Dataflow, Chain) {
+    loom::shared_future<long> f = loom::make_ready_future(1L);
+    for (int i = 0; i < 500; ++i) {
+        f = loom::dataflow([](loom::shared_future<long> a) { return a.get() + 1; }, f);
+    }
+    EXPECT_EQ(f.get(), 501);
+}
+
+}  // namespace
