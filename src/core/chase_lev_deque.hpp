@@ -14,6 +14,8 @@
 #include <memory>
 #include <vector>
 
+#include "fence.hpp"
+
 namespace loom::core {
 
 template <class T>
@@ -57,7 +59,7 @@ public:
         bottom_.store(b, std::memory_order_relaxed);
         // Store-load fence: the owner's claim on slot b (bottom = b) and a thief's claim
         // (top CAS) must be totally ordered, else both could take the last item.
-        std::atomic_thread_fence(std::memory_order_seq_cst);
+        full_fence();
         std::int64_t t = top_.load(std::memory_order_relaxed);
         if (t > b) {  // was empty
             bottom_.store(b + 1, std::memory_order_relaxed);
@@ -76,7 +78,7 @@ public:
     /// Any thread. Returns null when empty or when another thief won the race.
     T steal() noexcept {
         std::int64_t t = top_.load(std::memory_order_acquire);
-        std::atomic_thread_fence(std::memory_order_seq_cst);
+        full_fence();
         std::int64_t b = bottom_.load(std::memory_order_acquire);
         if (t >= b) return nullptr;
         ring* r = buffer_.load(std::memory_order_acquire);

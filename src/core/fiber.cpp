@@ -66,6 +66,12 @@ void fiber::restart(entry_fn entry) noexcept {
     // The previous life of this stack may have left poisoned frames behind.
     __asan_unpoison_memory_region(ctx.san.stack_bottom, usable_);
 #endif
+#if defined(LOOM_SANITIZE_THREAD)
+    // The previous life's frames were abandoned, never returned from: TSan's shadow
+    // call stack of this fiber would keep growing with each reuse.
+    __tsan_destroy_fiber(ctx.san.tsan_fiber);
+    ctx.san.tsan_fiber = __tsan_create_fiber(0);
+#endif
 }
 
 void init_native_context(context& c, int tied) noexcept {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <system_error>
 
+#include "fence.hpp"
 #include "loop.hpp"
 
 namespace loom::core {
@@ -76,7 +77,7 @@ pool::~pool() {
 void pool::wake_one() noexcept {
     // Store-load fence: the work just pushed must be visible before we read
     // `sleepers`, or a worker going to sleep and this push could miss each other.
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    full_fence();
     if (sleepers.load(std::memory_order_relaxed) == 0) return;
     worker* self = this_worker();
     unsigned start = self ? self->index : 0;
@@ -91,7 +92,7 @@ void pool::wake_one() noexcept {
 }
 
 void pool::wake(worker& w) noexcept {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    full_fence();
     if (w.sleep_word.load(std::memory_order_relaxed) == 1 &&
         w.sleep_word.exchange(0, std::memory_order_acq_rel) == 1)
         futex_wake(&w.sleep_word, 1);
@@ -102,7 +103,7 @@ void pool::wake(worker& w) noexcept {
 bool pool::quiescent() const noexcept {
     std::uint64_t done = 0, submitted = 0;
     for (auto& w : workers_) done += w->counters.completed.get(std::memory_order_acquire);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    full_fence();
     for (auto& w : workers_) submitted += w->counters.submitted.get(std::memory_order_acquire);
     submitted += foreign_submitted.load(std::memory_order_acquire);
     return done == submitted;

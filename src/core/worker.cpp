@@ -3,6 +3,7 @@
 #include <chrono>
 #include <sched.h>
 
+#include "fence.hpp"
 #include "pool.hpp"
 
 namespace loom::core {
@@ -97,7 +98,7 @@ bool worker::anything_visible() noexcept {
 void worker::sleep() noexcept {
     sleep_word.store(1, std::memory_order_seq_cst);
     owner.sleepers.fetch_add(1, std::memory_order_seq_cst);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    full_fence();
     if (anything_visible() || (owner.stopping.load(std::memory_order_seq_cst) && !owner.is_adopted(*this))) {
         sleep_word.store(0, std::memory_order_relaxed);
     } else {
