@@ -151,6 +151,7 @@ void parse_num_threads(global_icvs& g) {
         if (!parse_int(part, 1, 1 << 20, x)) {
             warn("OMP_NUM_THREADS='%s' is not a list of positive integers; using the number "
                  "of available processors instead", v);
+            g.nthreads_malformed = true;
             return;
         }
         list.push_back(static_cast<int>(x));
@@ -411,7 +412,11 @@ void parse_places_env(global_icvs& g) {
 void parse_misc(global_icvs& g) {
     env_bool("OMP_DYNAMIC", g.initial.dynamic);
     env_bool("OMP_CANCELLATION", g.cancellation);
-    env_nonneg("OMP_THREAD_LIMIT", g.initial.thread_limit, INT_MAX, true);
+    if (const char* v = env("OMP_THREAD_LIMIT")) {
+        long x;
+        if (parse_int(v, 1, INT_MAX, x)) g.initial.thread_limit = static_cast<int>(x);
+        else warn("OMP_THREAD_LIMIT='%s' is not a positive integer; using no limit instead", v);
+    }
     env_nonneg("OMP_MAX_TASK_PRIORITY", g.max_task_priority);
     env_nonneg("OMP_DEFAULT_DEVICE", g.initial.default_device);
     env_nonneg("OMP_NUM_TEAMS", g.num_teams, INT_MAX, true);

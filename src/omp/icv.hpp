@@ -38,6 +38,7 @@ struct global_icvs {
     std::vector<int> nthreads_list;   // OMP_NUM_THREADS
     std::vector<int> bind_list;       // OMP_PROC_BIND
     bool nthreads_set = false;
+    bool nthreads_malformed = false;  // OMP_NUM_THREADS was set but invalid
     bool bind_set = false;
     task_icvs initial;                // the initial task's ICVs
     bool cancellation = false;        // cancel-var

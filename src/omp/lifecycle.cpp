@@ -9,6 +9,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 
 #include "claims.hpp"
@@ -31,8 +32,12 @@ std::once_flag g_once;
 
 ext::pool_options options(unsigned n) {
     ext::pool_options o;
-    o.num_threads = n;
     const global_icvs& g = globals();
+    // The scheduler reads OMP_NUM_THREADS itself; when it is malformed we already
+    // warned, so size the pool explicitly and keep it to one warning.
+    if (n == 0 && g.nthreads_malformed && !std::getenv("LOOM_NUM_THREADS"))
+        n = static_cast<unsigned>(available_cpus().size());
+    o.num_threads = n;
     if (g.stacksize) o.stack_size = g.stacksize;
     long spin = spin_budget_us();
     if (g.blocktime_us >= 0 || g.wait_policy_set || g.blocktime_infinite)
