@@ -23,7 +23,6 @@ using async_result_t = std::invoke_result_t<std::decay_t<F>, std::decay_t<A>...>
 template <class F, class... A>
 future<detail::async_result_t<F, A...>> async(priority p, F&& f, A&&... args) {
     using R = detail::async_result_t<F, A...>;
-    ext::ensure_started();
     auto* st = new detail::shared_state<R>(2);  // the future + the task
     ext::task* t = nullptr;
     try {
@@ -48,7 +47,7 @@ future<detail::async_result_t<F, A...>> async(priority p, F&& f, A&&... args) {
         throw;
     }
     st->producer = t;  // before submit: the task may finish (and free t) at once
-    ext::submit(t);
+    ext::submit(t);    // starts the pool if needed
     return detail::state_access::make_future(st);
 }
 
@@ -62,7 +61,6 @@ future<detail::async_result_t<F, A...>> async(F&& f, A&&... args) {
 /// an exception escaping a posted task terminates the program, as for std::thread.
 template <class F, class... A>
 void post(priority p, F&& f, A&&... args) {
-    ext::ensure_started();
     ext::task* t = nullptr;
     if constexpr (sizeof...(A) == 0) {
         t = ext::make_task(std::forward<F>(f), p);

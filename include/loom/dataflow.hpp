@@ -23,7 +23,6 @@ template <class F, class... Ts>
 future<detail::dataflow_result_t<F, Ts...>> dataflow(priority p, F&& f, Ts&&... ts) {
     using U = detail::dataflow_result_t<F, Ts...>;
     using frame = detail::all_frame<U, false, std::decay_t<F>, std::decay_t<Ts>...>;
-    ext::ensure_started();
     auto* fr = new frame(p, std::forward<F>(f), std::forward<Ts>(ts)...);
     auto fut = detail::state_access::make_future(static_cast<detail::shared_state<U>*>(fr));
     fr->arm();

@@ -43,8 +43,7 @@ public:
     /// where wait() finds it again if no other worker took it meanwhile.
     template <class F>
     void spawn(F&& f, priority p = priority::normal) {
-        ext::ensure_started();
-        ext::submit(make_child(std::forward<F>(f), p));
+        ext::submit(make_child(std::forward<F>(f), p));  // starts the pool if needed
         ++spawned_;
     }
 
@@ -52,9 +51,12 @@ public:
     /// exception a child threw.
     void wait() {
         // 1. Run our own children that are still on top of this worker's deque. The
-        //    flag tells the child's run function not to signal the group.
+        //    flag tells the child's run function not to signal the group. (Stop once
+        //    all were run here: no pop and push-back of the parent's next task.)
         long ran_inline = 0;
-        while (ext::task* t = ext::pop_local()) {
+        while (ran_inline < spawned_) {
+            ext::task* t = ext::pop_local();
+            if (t == nullptr) break;
             if (t->owner != this) {
                 ext::push_local(t);
                 break;
