@@ -64,7 +64,10 @@ fiber* start_fiber(worker& w) noexcept {
 }  // namespace
 
 void run_task(worker& w, ext::task* t) noexcept {
-    w.current->tied = -1;  // the loop runs on a fiber; a fresh task starts untied
+    // A task from a mailbox (home >= 0) is tied to that worker: if it parks, it
+    // resumes there (OpenMP implicit tasks keep their worker for threadprivate data).
+    // Any other task may resume anywhere.
+    w.current->tied = t->home;
     t->run(t);
     // `w` is stale if the task parked and resumed elsewhere: count where we are now.
     worker& now = *this_worker();

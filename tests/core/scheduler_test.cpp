@@ -178,3 +178,27 @@ TEST(Scheduler, WorkersHaveDistinctPlacesWhenThereIsRoom) {
 }
 
 }  // namespace
+
+namespace {
+
+// A task sent to a worker's mailbox stays on that worker even when it parks.
+TEST(Scheduler, MailboxTaskResumesOnItsWorkerAfterParking) {
+    const unsigned workers = loom::ext::worker_count();
+    for (unsigned w = 0; w < workers; ++w) {
+        loom::ext::wait_slot go, done;
+        std::atomic<int> before{-2}, after{-2};
+        loom::ext::submit_to(loom::ext::make_task([&] {
+            before = loom::ext::current_worker();
+            go.wait();
+            after = loom::ext::current_worker();
+            done.notify();
+        }), w);
+        std::thread notifier([&] { go.notify(); });
+        done.wait();
+        notifier.join();
+        EXPECT_EQ(before.load(), static_cast<int>(w));
+        EXPECT_EQ(after.load(), static_cast<int>(w));
+    }
+}
+
+}  // namespace

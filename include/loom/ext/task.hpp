@@ -64,7 +64,8 @@ LOOM_EXPORT void free_task(task* t) noexcept;
 LOOM_EXPORT void submit(task* t) noexcept;
 
 /// Makes `t` runnable on worker `worker` only (its mailbox). Used for work tied to a
-/// worker: resumptions of tied contexts, OpenMP implicit tasks.
+/// worker: resumptions of tied contexts, OpenMP implicit tasks. Such a task stays tied:
+/// if it parks (wait_slot), it resumes on the same worker.
 LOOM_EXPORT void submit_to(task* t, unsigned worker) noexcept;
 
 /// Builds a task whose closure is `f` (stored inline when it fits, on the heap
