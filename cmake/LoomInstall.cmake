@@ -104,14 +104,37 @@ if(TARGET loom-omp)
   if(NOT _name)
     set_property(TARGET loom-omp PROPERTY EXPORT_NAME omp)
   endif()
-  # Found through a link in <libdir>/loom or in <libdir> itself: find libloom there.
+  # Loaded through a link in <libdir>/loom, $ORIGIN is <libdir>/loom (the loader does
+  # not resolve the link), so libloom.so is found through $ORIGIN/..; loaded from
+  # <libdir> itself, through $ORIGIN.
   get_target_property(_rpath loom-omp INSTALL_RPATH)
   if(NOT _rpath)
-    set_property(TARGET loom-omp PROPERTY INSTALL_RPATH "$ORIGIN;$ORIGIN/..")
+    set(_rpath "")
   endif()
+  foreach(_entry "$ORIGIN" "$ORIGIN/..")
+    if(NOT _entry IN_LIST _rpath)
+      list(APPEND _rpath "${_entry}")
+    endif()
+  endforeach()
+  set_property(TARGET loom-omp PROPERTY INSTALL_RPATH "${_rpath}")
   install(TARGETS loom-omp EXPORT loomTargets
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT development
-    PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/loom/omp COMPONENT development)
+    PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/loom/omp COMPONENT development
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/loom/omp)
+  # Without a PUBLIC_HEADER list, the headers (omp.h, ...) of loom-omp's own public
+  # include directories go to include/loom/omp, so that -I<prefix>/include/loom/omp
+  # selects loom's omp.h without exposing loom's other headers under bare names.
+  get_target_property(_omp_headers loom-omp PUBLIC_HEADER)
+  if(NOT _omp_headers)
+    get_target_property(_omp_dirs loom-omp INTERFACE_INCLUDE_DIRECTORIES)
+    foreach(_d IN LISTS _omp_dirs)
+      string(REGEX REPLACE "^\\$<BUILD_INTERFACE:(.*)>$" "\\1" _d "${_d}")
+      if(IS_ABSOLUTE "${_d}" AND IS_DIRECTORY "${_d}" AND NOT _d STREQUAL "${PROJECT_SOURCE_DIR}/include")
+        install(DIRECTORY "${_d}/" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/loom/omp
+          COMPONENT development FILES_MATCHING PATTERN "*.h")
+      endif()
+    endforeach()
+  endif()
 
   # The library names OpenMP programs look for. A list in the target property
   # LOOM_OMP_ALIASES (set by src/omp, e.g. to add libgomp.so.1 once the GOMP ABI

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # THE test command (README.md; .ci/run runs it): installs the dependencies, builds
 # loom and runs every test.
-#   1. the `default` preset (release): build, then every CTest test (C++ and Python)
+#   1. the `default` preset (release): build, then every CTest test (C++ and Python;
+#      the Python ones in .venv, made by `tools/loom-bench --setup`)
 #   2. `cmake --install` into a temporary prefix, then tests/consumer/check.sh builds
 #      a separate project against it with find_package(loom) and with pkg-config
 #   3. the `tsan` preset: build, then the tests labelled `core` under ThreadSanitizer
@@ -22,7 +23,7 @@ for arg in "$@"; do
   case "$arg" in
     --skip-deps) skip_deps=1 ;;
     --skip-tsan) skip_tsan=1 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { print }' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -87,6 +88,12 @@ if ((skip_deps)); then
   skip_step deps "--skip-deps"
 else
   run_step deps bash scripts/setup-deps.sh
+fi
+
+# The Python tests (tests/python) run in .venv, which CMake looks for when it
+# configures: create or refresh it first (pip, from tools/requirements.txt).
+if [[ -f tools/loom-bench ]]; then
+  run_step venv bash tools/loom-bench --setup
 fi
 
 # ---- 1. default preset -------------------------------------------------------------
