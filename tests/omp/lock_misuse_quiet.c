@@ -65,13 +65,18 @@ int main(void) {
     static kmp_critical_name crit;
     __kmpc_end_critical(NULL, 0, &crit);  // never entered
     long count = 0;
+    int team = 0;
 #pragma omp parallel num_threads(4)
-    for (int i = 0; i < 1000; i++) {
-        __kmpc_critical(NULL, 0, &crit);
-        count++;
-        __kmpc_end_critical(NULL, 0, &crit);
+    {
+#pragma omp single
+        team = omp_get_num_threads();
+        for (int i = 0; i < 1000; i++) {
+            __kmpc_critical(NULL, 0, &crit);
+            count++;
+            __kmpc_end_critical(NULL, 0, &crit);
+        }
     }
-    CHECK(count % 1000 == 0 && count > 0, "critical still excludes");
+    CHECK(count == 1000L * team, "critical still excludes");
     __kmpc_end_critical(NULL, 0, &crit);  // not entered
     if (failures == 0) printf("lock_misuse_quiet: all passed\n");
     return failures == 0 ? 0 : 1;
