@@ -26,6 +26,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -212,6 +213,21 @@ private:
     std::atomic_ref<bits> r_;
 };
 
+// ---- plain access under a stripe lock ------------------------------------------------
+// Through memcpy: the object may be misaligned for its type (a packed struct), which a
+// plain T access would not allow (and UBSan's alignment check would stop).
+
+template <class T>
+inline T plain_load(const T* x) noexcept {
+    T v;
+    std::memcpy(&v, x, sizeof(T));
+    return v;
+}
+template <class T>
+inline void plain_store(T* x, const T& v) noexcept {
+    std::memcpy(x, &v, sizeof(T));
+}
+
 // ---- the update primitives -----------------------------------------------------------
 
 template <class T>
@@ -240,9 +256,9 @@ inline old_new<T> update(T* x, R e) noexcept {
         }
     }
     stripe_guard g(x);
-    const T old = *x;
+    const T old = plain_load(x);
     const T desired = Op::apply(old, e);
-    *x = desired;
+    plain_store(x, desired);
     return {old, desired};
 }
 
@@ -261,9 +277,9 @@ inline old_new<T> update_extreme(T* x, T e) noexcept {
         }
     }
     stripe_guard g(x);
-    const T old = *x;
+    const T old = plain_load(x);
     if (!replaces(old)) return {old, old};
-    *x = e;
+    plain_store(x, e);
     return {old, e};
 }
 
@@ -273,7 +289,7 @@ inline T read(T* x) noexcept {
         if (lock_free_at<T>(x)) [[likely]]
             return cell<T>(x).load(std::memory_order_seq_cst);
     stripe_guard g(x);
-    return *x;
+    return plain_load(x);
 }
 
 template <class T>
@@ -284,7 +300,7 @@ inline void write(T* x, T v) noexcept {
             return;
         }
     stripe_guard g(x);
-    *x = v;
+    plain_store(x, v);
 }
 
 template <class T>
@@ -293,8 +309,8 @@ inline T swap(T* x, T v) noexcept {
         if (lock_free_at<T>(x)) [[likely]]
             return cell<T>(x).exchange(v);
     stripe_guard g(x);
-    const T old = *x;
-    *x = v;
+    const T old = plain_load(x);
+    plain_store(x, v);
     return old;
 }
 
@@ -307,8 +323,8 @@ inline T compare_exchange(T* x, T e, T d) noexcept {
             return e;  // the old value either way
         }
     stripe_guard g(x);
-    const T old = *x;
-    if (old == e) *x = d;
+    const T old = plain_load(x);
+    if (old == e) plain_store(x, d);
     return old;
 }
 

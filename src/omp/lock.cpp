@@ -177,7 +177,10 @@ void nest_destroy(void* lk, const char* routine) noexcept {
             report_lock_misuse(routine, "the nest lock is not initialised");
         return;
     }
-    if (n->owner.load(std::memory_order_acquire) != 0) {
+    // The acquire load of the word pairs with the last holder's releasing unlock, so
+    // its accesses to the object happen-before the delete below.
+    const std::uint32_t w = std::atomic_ref<std::uint32_t>(n->word).load(std::memory_order_acquire);
+    if (lock_word::held(w) || n->owner.load(std::memory_order_acquire) != 0) {
         // A waiter may sleep on it: keep it alive (leak it) rather than free it under
         // that waiter's feet.
         if (lock_checks_enabled())
