@@ -1,7 +1,7 @@
 // loom::barrier: std::barrier for tasks (phases, arrival tokens, a completion function
 // run by the last arriving participant before anyone is released, arrive_and_drop).
-// Waiting parks a task and blocks a thread outside the pool. Protocol:
-// docs/protocols/barrier.md.
+// Waiting parks a task and blocks a thread outside the pool. Protocol: the comment
+// above barrier_base in src/api/sync.cpp.
 #pragma once
 
 #include <cstddef>

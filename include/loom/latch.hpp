@@ -1,6 +1,6 @@
 // loom::latch: std::latch for tasks. A waiting task is parked (its worker runs other
 // work); a thread outside the pool blocks. Built on the lock-free one-shot event of
-// the futures (docs/protocols/latch.md).
+// the futures (detail/event.hpp).
 #pragma once
 
 #include <atomic>

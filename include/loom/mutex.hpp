@@ -1,6 +1,6 @@
 // loom::mutex: a mutex whose lock() parks a waiting task (its worker runs other work)
 // and blocks a thread outside the pool. Meets Lockable, so std::lock_guard,
-// std::unique_lock and std::scoped_lock work with it. Protocol: docs/protocols/mutex.md.
+// std::unique_lock and std::scoped_lock work with it. Protocol: src/api/sync.cpp.
 #pragma once
 
 #include <atomic>

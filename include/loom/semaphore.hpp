@@ -1,6 +1,6 @@
 // loom::counting_semaphore / binary_semaphore: std semantics; acquire() parks a task
 // (blocks a thread outside the pool). Units released while tasks wait are handed to
-// them directly in FIFO order. Protocol: docs/protocols/semaphore.md.
+// them directly in FIFO order. Protocol: the comment in src/api/sync.cpp.
 #pragma once
 
 #include <atomic>

@@ -18,7 +18,7 @@ void misuse(const char* what) noexcept {
 
 void throw_future_error(std::future_errc code) { throw std::future_error(code); }
 
-// docs/protocols/future.md: the exchange is the last access to the event; after it
+// The exchange is the last access to the event (a waiter may free it right after); after it
 // only the taken entries are touched, each link read before the entry is run.
 void event::set() noexcept {
     std::uintptr_t v = head_.exchange(set_mark, std::memory_order_acq_rel);

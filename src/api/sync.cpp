@@ -1,5 +1,5 @@
 // The slow paths of loom::mutex, condition_variable, counting_semaphore and barrier.
-// Protocols: docs/protocols/mutex.md, semaphore.md, barrier.md.
+// The memory-ordering argument of each protocol is in the comment above its code.
 #include <atomic>
 #include <cstdint>
 #include <thread>

@@ -7,7 +7,9 @@
 // setter; waiters use it to notify their wait_slot) or an ext::task (tag task_tag:
 // the setter submits it as a new task). Entries are pushed with a CAS (release) and
 // taken all at once by set()'s exchange (acq_rel), so an entry is never removed while
-// others are being added, and there is no ABA. See docs/protocols/future.md.
+// others are being added, and there is no ABA. Whatever the setter wrote before set()
+// happens-before every entry runs (release CAS by the adder, acq_rel exchange by the
+// setter), and whatever an adder wrote before add() is visible to the setter.
 #pragma once
 
 #include <atomic>

@@ -1,6 +1,6 @@
 // The shared state behind future / shared_future / promise: one allocation holding
 // the reference count, the ready event with its continuation list, and the value or
-// the exception. See docs/protocols/future.md for the memory-ordering argument.
+// the exception. Memory ordering: detail/event.hpp and src/api/future.cpp.
 #pragma once
 
 #include <atomic>
