@@ -9,8 +9,8 @@
 #   --runtime libomp   Debian's libomp 19 (the reference: the suite is its own)
 #   --runtime loom     loom's libloom-omp through its libomp.so name (default), from
 #                      build/<preset>/src/omp (--preset, default 'default') or --lib-dir;
-#                      omp.h from --header-dir, else the first of that lib dir, src/omp,
-#                      include/ that holds one
+#                      omp.h from --header-dir, else the first of that lib dir,
+#                      src/omp/include, src/omp, include/ that holds one
 #   --suite DIR        a top folder of the suite (api, atomic, lock, tasking, ...);
 #                      repeatable; default: all of them
 #   --timeout S        per-test limit (default 300); a hung test is a TIMEOUT failure
@@ -91,7 +91,7 @@ case "$runtime" in
     loom)
         lib_dir=${lib_dir:-$repo/build/$preset/src/omp}
         if [[ -z "$header_dir" ]]; then
-            for d in "$lib_dir" "$repo/src/omp" "$repo/include"; do
+            for d in "$lib_dir" "$repo/src/omp/include" "$repo/src/omp" "$repo/include"; do
                 if [[ -f "$d/omp.h" ]]; then header_dir=$d; break; fi
             done
         fi

@@ -7,6 +7,8 @@
 #include <new>
 #include <unordered_map>
 
+#include <pthread.h>
+
 #include "lock_check.hpp"
 
 #define LOOM_OMP_ABI extern "C" __attribute__((visibility("default")))
@@ -231,6 +233,11 @@ int nest_test(void* lk, const char* routine) {
 }
 
 }  // namespace
+
+std::uintptr_t current_owner_id() noexcept {
+    // pthread_self() is one load from the thread pointer; unique among live threads.
+    return static_cast<std::uintptr_t>(pthread_self());
+}
 
 spin_class spin_class_for_hint(std::uintptr_t hint, const char* routine) noexcept {
     const bool bad = (hint & ~known_hints) != 0 ||

@@ -39,6 +39,14 @@ enum : std::uintptr_t {
 /// caller in that report.
 spin_class spin_class_for_hint(std::uintptr_t hint, const char* routine) noexcept;
 
+/// Identity of the OpenMP task that owns a nest lock (and, when checks are on, a simple
+/// lock or a critical section); never 0.
+/// HOOK: for now the calling OS thread. Once explicit tasks can be suspended and resumed
+/// on another thread (untied tasks), this must return the current OpenMP task: the
+/// specification makes tasks, not threads, the owners of locks. Not inlined: after a
+/// suspension point the caller may run on another thread, so the answer is never cached.
+[[gnu::noinline]] std::uintptr_t current_owner_id() noexcept;
+
 /// The object a nest lock points to. One cache line, so two nest locks never share one.
 struct alignas(64) nest_lock {
     static constexpr std::uint32_t live_magic = 0x4e455354u;  // "NEST"

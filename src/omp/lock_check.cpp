@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include <pthread.h>
 #include <unistd.h>
 
 namespace loom::omp {
@@ -66,11 +65,6 @@ void report_lock_misuse(const char* routine, const char* what) noexcept {
     if (n == max_reports - 1) append(p, end, " (further lock misuse reports are dropped)");
     *p++ = '\n';
     (void)!write(2, buf, static_cast<std::size_t>(p - buf));
-}
-
-std::uintptr_t current_owner_id() noexcept {
-    // pthread_self() is one load from the thread pointer; unique among live threads.
-    return static_cast<std::uintptr_t>(pthread_self());
 }
 
 }  // namespace loom::omp
