@@ -16,10 +16,6 @@ include_guard(GLOBAL)
 
 set(LOOM_BENCH_OPT_FLAGS "-O3" CACHE STRING "Optimisation flags for every benchmark binary")
 set(LOOM_BENCH_COMMON_DIR ${CMAKE_CURRENT_LIST_DIR})
-# A workload's binaries land in <build>/bench/<workload>/bin/, the paths its
-# manifest names. (Not in <build>/bench/<workload>/ itself: Ninja also names each
-# target by its folder, bench/<workload>/<target>, and a custom command's output
-# there would collide with its own target.)
 # Tiny verification runs under CTest use two threads, and OpenBLAS must not start its
 # own threads beside the runtime's (the tile kernels run inside tasks).
 set(LOOM_BENCH_TEST_ENV "OMP_NUM_THREADS=2;OPENBLAS_NUM_THREADS=1")
@@ -57,7 +53,8 @@ function(_loom_bench_openmp_compiler var native_test program_names)
     set(ok FALSE)
   endif()
   if(NOT ok)
-    message(STATUS "bench: no OpenMP-capable ${program_names}; skipping the *_${var} benchmark variants")
+    string(TOLOWER ${var} suffix)
+    message(STATUS "bench: no OpenMP-capable ${program_names}; skipping the *_${suffix} benchmark variants")
     set(mode OFF)
   endif()
   set(LOOM_BENCH_${var}_MODE ${mode} PARENT_SCOPE)
@@ -111,6 +108,11 @@ function(_loom_bench_test workload suffix exe)
   set_tests_properties(bench.${workload}.${suffix}.verify PROPERTIES
                        ENVIRONMENT "${LOOM_BENCH_TEST_ENV}" TIMEOUT 120 LABELS bench)
 endfunction()
+
+# Both kinds of executable below land in <build>/bench/<workload>/bin/, the paths the
+# manifests name. (Not in <build>/bench/<workload>/ itself: Ninja also names each
+# target by its folder, bench/<workload>/<target>, and a custom command's output
+# there would collide with its own target.)
 
 # An executable from one source built by the project compiler.
 function(_loom_bench_native_exe name source system)

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -145,7 +146,7 @@ class Cli {
   const std::string* value_of(std::string_view key, bool may_be_empty = false) {
     auto it = given_.find(std::string(key));
     if (it == given_.end()) return nullptr;
-    used_[it->first] = true;
+    used_.insert(it->first);
     if (!may_be_empty && it->second.empty()) fail(key, "", "a value after the option");
     return &it->second;
   }
@@ -188,7 +189,7 @@ class Cli {
 
   std::string bench_, summary_, prog_;
   std::map<std::string, std::string> given_;
-  std::map<std::string, bool> used_;
+  std::set<std::string> used_;
   std::string help_text_, known_keys_;
   bool help_ = false;
   JsonObject params_;

@@ -6,6 +6,7 @@
 // none was skipped.
 #pragma once
 
+#include <atomic>
 #include <vector>
 
 #include "graph.hpp"
@@ -74,15 +75,22 @@ struct GraphRun {
   ScratchPool scratch;
 
   GraphRun(const Graph& g, const Kernel& k, int workers)
-      : graph(g), kernel(k), rows(g.width), tally(workers), scratch(k, workers) {}
+      : graph(g), kernel(k), rows(g.width), tally(workers), scratch(k, workers), workers_(workers) {}
 
   void reset() {
     rows.reset();
     tally.reset();
+    bad_worker_ = false;
   }
 
   // Task (t, x) on `worker`: check the inputs, run the kernel, publish the output.
+  // A worker number outside [0, workers) (a runtime's thread number gone wrong)
+  // would index past the per-worker slots: the task is not run, which fails the run.
   void execute(long t, long x, int worker) {
+    if (worker < 0 || worker >= workers_) {
+      bad_worker_ = true;
+      return;
+    }
     const Record* in = rows.row(t - 1);
     bool ok = true;
     graph.for_each_input(t, x, [&](long y) { ok = ok && in[y].t == t - 1 && in[y].x == y; });
@@ -96,7 +104,7 @@ struct GraphRun {
 
   // After a run: every task ran, every input was right, the last row is complete.
   [[nodiscard]] bool verified() const {
-    if (tally.tasks() != graph.task_count() || tally.errors() != 0) return false;
+    if (bad_worker_ || tally.tasks() != graph.task_count() || tally.errors() != 0) return false;
     const long last = graph.steps - 1;
     const Record* out = rows.row(last);
     for (long x = graph.offset_at(last); x < graph.offset_at(last) + graph.width_at(last); ++x) {
@@ -104,6 +112,10 @@ struct GraphRun {
     }
     return true;
   }
+
+ private:
+  int workers_;
+  std::atomic<bool> bad_worker_{false};
 };
 
 }  // namespace taskbench
