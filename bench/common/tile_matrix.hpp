@@ -17,6 +17,8 @@
 #include <limits>
 #include <vector>
 
+#include "hash.hpp"
+
 // Declared here too: OpenBLAS's cblas.h has it, the reference CBLAS header does not.
 extern "C" void openblas_set_num_threads(int num_threads);
 
@@ -49,11 +51,8 @@ class TileMatrix {
 
 // Uniform in [-0.5, 0.5) from the pair (r, c): the same matrix on every run.
 inline double element_noise(long r, long c) {
-  std::uint64_t z = std::uint64_t(r) * 0x9e3779b97f4a7c15ULL + std::uint64_t(c) + 1;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z ^= z >> 31;
-  return double(z >> 11) * 0x1.0p-53 - 0.5;
+  return unit_interval(mix64(std::uint64_t(r) * 0x9e3779b97f4a7c15ULL + std::uint64_t(c) + 1)) -
+         0.5;
 }
 
 enum class MatrixKind {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "hash.hpp"
 #include "omp_team.hpp"
 
 namespace lb = loom_bench;
@@ -117,23 +118,16 @@ void parallel_sort(Elm* data, Elm* tmp, long n) {
   cilksort(data, tmp, n);
 }
 
-// splitmix64: a fixed, portable input whatever the C++ library.
-std::uint64_t mix(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 std::vector<Elm> make_input(long n) {
   std::vector<Elm> v(static_cast<size_t>(n));
-  for (long i = 0; i < n; ++i) v[size_t(i)] = Elm(std::uint32_t(mix(std::uint64_t(i) + 1)));
+  for (long i = 0; i < n; ++i) v[size_t(i)] = Elm(std::uint32_t(lb::mix64(std::uint64_t(i) + 1)));
   return v;
 }
 
 // Order-independent fingerprint of the values: sorting must keep the multiset.
 std::uint64_t fingerprint(const std::vector<Elm>& v) {
   std::uint64_t sum = 0;
-  for (Elm x : v) sum += mix(std::uint64_t(std::uint32_t(x)) ^ 0x9e3779b97f4a7c15ULL);
+  for (Elm x : v) sum += lb::mix64(std::uint64_t(std::uint32_t(x)) ^ 0x9e3779b97f4a7c15ULL);
   return sum;
 }
 

@@ -12,10 +12,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "hash.hpp"
 
 namespace taskbench {
 
@@ -52,13 +55,8 @@ inline std::optional<Pattern> parse_pattern(std::string_view name) {
 // and imbalanced grains from a hash, so every implementation sees the same graph.
 inline double hash_uniform(std::initializer_list<long> values) {
   std::uint64_t h = 0x243f6a8885a308d3ULL;
-  for (long v : values) {
-    std::uint64_t z = h ^ (std::uint64_t(v) + 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    h = z ^ (z >> 31);
-  }
-  return double(h >> 11) * 0x1.0p-53;
+  for (long v : values) h = loom_bench::mix64(h ^ (std::uint64_t(v) + 0x9e3779b97f4a7c15ULL));
+  return loom_bench::unit_interval(h);
 }
 
 constexpr long kMaxRadix = 64;
