@@ -41,8 +41,9 @@ public:
     chase_lev_deque(const chase_lev_deque&) = delete;
     chase_lev_deque& operator=(const chase_lev_deque&) = delete;
 
-    /// Owner only.
-    void push(T item) {
+    /// Owner only. Returns true if the deque looked empty before the push (the owner's
+    /// view: exact but for steals racing with it).
+    bool push(T item) {
         std::int64_t b = bottom_.load(std::memory_order_relaxed);
         std::int64_t t = top_.load(std::memory_order_acquire);
         ring* r = buffer_.load(std::memory_order_relaxed);
@@ -50,6 +51,7 @@ public:
         r->put(b, item);
         // Release: a thief that reads the new bottom also sees the slot's content.
         bottom_.store(b + 1, std::memory_order_release);
+        return b <= t;
     }
 
     /// Owner only. Returns null when empty.

@@ -114,11 +114,11 @@ void make_runnable(context* c) noexcept {
     }
     worker* w = this_worker();
     if (w) {
-        w->deques[static_cast<unsigned>(priority::normal)].push(t);
+        p.wake_after_push(w->deques[static_cast<unsigned>(priority::normal)].push(t));
     } else {
         p.injection[static_cast<unsigned>(priority::normal)].push(t);
+        p.wake_one();
     }
-    p.wake_one();
 }
 
 }  // namespace loom::core

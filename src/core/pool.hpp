@@ -41,6 +41,12 @@ public:
     // ---- sleep / wake (docs/protocols/sleep.md)
     /// After making work visible to thieves: wakes one sleeping worker if any sleeps.
     void wake_one() noexcept;
+    /// After a worker pushed onto its own deque: wakes a sleeper only when the deque
+    /// was empty before. A push onto a non-empty deque needs none: see sleep.md,
+    /// "Pushes onto a non-empty deque".
+    void wake_after_push(bool deque_was_empty) noexcept {
+        if (deque_was_empty) wake_one();
+    }
     /// After putting work in `w`'s mailbox: wakes `w` if it sleeps.
     void wake(worker& w) noexcept;
     alignas(64) std::atomic<unsigned> sleepers{0};

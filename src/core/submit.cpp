@@ -21,7 +21,12 @@ void submit(task* t) noexcept {
     core::pool& p = core::ensure_pool();
     const auto prio = static_cast<unsigned>(t->prio);
     if (t->prio == priority::high) p.high_pending.fetch_add(1, std::memory_order_relaxed);
-    if (core::worker* w = local_worker(p)) {
+    if (core::worker* w = local_worker(p); w && t->prio != priority::high) {
+        w->counters.submitted.add();
+        p.wake_after_push(w->deques[prio].push(t));
+        return;
+    }
+    if (core::worker* w = local_worker(p)) {  // high priority: every sleeper may matter
         w->counters.submitted.add();
         w->deques[prio].push(t);
     } else {

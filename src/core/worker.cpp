@@ -52,8 +52,12 @@ void worker::give_back(fiber* f) noexcept {
 
 ext::task* worker::steal_from_victims(priority p) noexcept {
     for (unsigned v : owner.victims(index)) {
-        if (ext::task* t = owner.at(v).deques[prio_index(p)].steal()) {
+        auto& victim = owner.at(v).deques[prio_index(p)];
+        if (ext::task* t = victim.steal()) {
             counters.steals.add();
+            // Work left behind: pass the wake-up on (pushes onto a non-empty deque
+            // wake nobody; sleep.md).
+            if (!victim.looks_empty()) owner.wake_one();
             return t;
         }
     }
