@@ -27,6 +27,7 @@ void futex_wake_all(std::atomic<int>& flag) noexcept {
 }
 
 void team_barrier(implicit_task* it) {
+    if (g_task_hooks.drain) g_task_hooks.drain(it, false);
     team* t = it->tm;
     if (!t || t->nthreads == 1) return;
     member_slot& me = t->slots[it->tid];
@@ -43,6 +44,7 @@ void team_barrier(implicit_task* it) {
 }
 
 std::uint32_t gather(implicit_task* it) {
+    if (g_task_hooks.drain) g_task_hooks.drain(it, false);
     team* t = it->tm;
     if (it->tid != 0) {
         const std::uint32_t e = t->red_epoch.load(std::memory_order_acquire);

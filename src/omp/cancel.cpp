@@ -16,7 +16,7 @@ using namespace loom::omp;
 
 LOOM_OMP_API kmp_int32 __kmpc_cancel(ident_t*, kmp_int32, kmp_int32 kind) {
     if (!globals().cancellation) return 0;
-    if (kind == cancel_taskgroup) return 0;  // explicit tasks: issue 4
+    if (kind == cancel_taskgroup) return g_task_hooks.cancel_taskgroup ? g_task_hooks.cancel_taskgroup(true) : 0;
     if (kind != cancel_parallel && kind != cancel_loop && kind != cancel_sections) return 0;
     implicit_task* it = current_task();
     team* t = it->tm;
@@ -30,6 +30,7 @@ LOOM_OMP_API kmp_int32 __kmpc_cancel(ident_t*, kmp_int32, kmp_int32 kind) {
 
 LOOM_OMP_API kmp_int32 __kmpc_cancellationpoint(ident_t*, kmp_int32, kmp_int32 kind) {
     if (!globals().cancellation) return 0;
+    if (kind == cancel_taskgroup) return g_task_hooks.cancel_taskgroup ? g_task_hooks.cancel_taskgroup(false) : 0;
     team* t = current_task()->tm;
     if (!t) return 0;
     return t->cancel_request.load(std::memory_order_acquire) == kind ? 1 : 0;

@@ -238,6 +238,7 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
     } else {
         invoke_microtask(fn, th->gtid, 0, argc, args);
     }
+    if (g_task_hooks.drain) g_task_hooks.drain(&child, true);
     th->current = parent;
 }
 
@@ -259,6 +260,7 @@ void run_member(team* t, int i) {
         setup_task(t, i, it, worker);
         th->current = &it;
         run_share(t, i, it, th);
+        if (g_task_hooks.drain) g_task_hooks.drain(&it, true);
         th->current = saved;
         const bool hot = t->hot;
         if (t->join_count.fetch_sub(1, std::memory_order_seq_cst) == 1) wake(t->slots[0].sleep);
@@ -340,6 +342,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     mt.holds_claim = master_claimed || parent->holds_claim;
     th->current = &mt;
     run_share(t, 0, mt, th);
+    if (g_task_hooks.drain) g_task_hooks.drain(&mt, true);
     join(t, &mt);
     th->current = parent;
 
@@ -462,6 +465,7 @@ LOOM_OMP_API void __kmpc_end_serialized_parallel(ident_t*, kmp_int32) {
     thread_state* th = this_thread();
     implicit_task* child = th->current;
     if (child == &th->initial || child->tm != nullptr || child->parent == nullptr) return;
+    if (g_task_hooks.drain) g_task_hooks.drain(child, true);
     th->current = child->parent;
     delete child;
 }

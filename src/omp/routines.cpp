@@ -132,8 +132,7 @@ LOOM_OMP_API int omp_get_team_size(int level) {
 }
 LOOM_OMP_API int ompc_get_team_size(int level) { return omp_get_team_size(level); }
 
-LOOM_OMP_API int omp_in_final() { return 0; }           // explicit tasks: issue 4
-LOOM_OMP_API int omp_in_explicit_task() { return 0; }   // explicit tasks: issue 4
+// omp_in_final, omp_in_explicit_task: task.cpp
 
 LOOM_OMP_API int omp_get_max_task_priority() { return globals().max_task_priority; }
 

@@ -13,6 +13,7 @@
 
 #include "abi.hpp"
 #include "dispatch.hpp"
+#include "task_team.hpp"
 #include "thread.hpp"
 #include "wait.hpp"
 
@@ -68,6 +69,9 @@ struct team {
 
     // ---- dynamic loops ---------------------------------------------------------------------
     dispatch_buffer dispatch[dispatch_ring];
+
+    // ---- explicit tasks (task.cpp) ---------------------------------------------------------
+    task_team tasks;
 
     explicit team(int cap);
     ~team();

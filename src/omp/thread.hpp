@@ -52,6 +52,7 @@ struct implicit_task {
     std::uint32_t single_count = 0;
     int reduce_method = 0;
     loop_state loop;
+    void* tasking = nullptr;       // explicit-task context (task.cpp), made on demand
 };
 
 /// State of one OS thread known to the runtime.

@@ -41,6 +41,11 @@ inline void spin_pause() noexcept {
 struct task_hooks {
     /// Runs one explicit task available to `it`'s team; true if it ran one.
     bool (*run_one)(implicit_task* it) = nullptr;
+    /// Completes the explicit tasks `it` created (and their descendants) before a
+    /// barrier or the end of its region (`region_end`: also frees its task context).
+    void (*drain)(implicit_task* it, bool region_end) = nullptr;
+    /// cancel taskgroup (request) / cancellation point taskgroup: 1 if cancelled.
+    int (*cancel_taskgroup)(bool request) = nullptr;
 };
 extern task_hooks g_task_hooks;
 

@@ -1,0 +1,39 @@
+// Task dependences: the per-parent dependence hash and the dependence nodes.
+// Protocol and memory ordering: docs/omp_tasks.md, "Dependences".
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "loom/ext/scheduler.hpp"
+#include "loom/ext/task.hpp"
+#include "task.hpp"
+
+namespace loom::omp::tasking {
+
+struct dephash;
+
+/// One task (or one `taskwait depend` / undeferred task waiting) in the graph.
+struct depnode {
+    struct edge {
+        edge* next;
+        depnode* to;
+    };
+    std::atomic<int> refs{1};        // the task's own + one per place the hash keeps it
+    std::atomic<int> npred{1};       // predecessors not done, + 1 while being set up
+    std::atomic<edge*> succ{nullptr};  // successors; `closed` once the task completed
+    ext::task* task = nullptr;       // null: a waiting context (waiter)
+    ext::wait_slot* waiter = nullptr;
+};
+
+namespace deps {
+
+/// Drops one reference to a node (frees it at 0).
+void drop_node(depnode* dn) noexcept;
+/// Frees a dependence hash (its owner task ended or its region ended).
+void free_hash(dephash* h) noexcept;
+/// The task of `rec` completed: release its successors.
+void task_done(ext::task* rec) noexcept;
+
+}  // namespace deps
+}  // namespace loom::omp::tasking

@@ -1,0 +1,685 @@
+// Explicit tasks on loom's scheduler: allocation, launch, execution, completion and
+// release, taskwait, taskyield, included tasks (if(0), final, teams of one), and the
+// hooks through which barriers take part (drain, run_one). The counting protocol is
+// described in task.hpp and docs/omp_tasks.md.
+#include "task.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "dep.hpp"
+#include "icv.hpp"
+#include "team.hpp"
+#include "thread.hpp"
+#include "wait.hpp"
+
+namespace loom::omp::tasking {
+
+namespace {
+
+void run_entry(ext::task* rec) noexcept;
+
+constexpr std::align_val_t record_align{alignof(ext::task)};
+
+// Records for threads outside the pool (the initial thread of a one-worker pool, foreign
+// threads): the scheduler's per-worker cache does not serve them.
+struct record_cache {
+    ext::task* head = nullptr;
+    unsigned count = 0;
+    ~record_cache() {
+        while (head) {
+            ext::task* t = head;
+            head = t->next;
+            ::operator delete(t, record_align);
+        }
+    }
+};
+thread_local record_cache t_records;
+constexpr unsigned max_cached_records = 4096;
+
+}  // namespace
+
+ext::task* new_record() {
+    if (__builtin_expect(ext::current_worker() >= 0, 1)) return ext::allocate_task();
+    record_cache& c = t_records;
+    void* mem;
+    if (c.head) {
+        mem = c.head;
+        c.head = c.head->next;
+        --c.count;
+    } else {
+        mem = ::operator new(sizeof(ext::task), record_align);
+    }
+    return ::new (mem) ext::task;
+}
+
+void free_raw(ext::task* t) noexcept {
+    if (__builtin_expect(ext::current_worker() >= 0, 1)) {
+        ext::free_task(t);
+        return;
+    }
+    record_cache& c = t_records;
+    t->~task();
+    if (c.count < max_cached_records) {
+        t->next = c.head;
+        c.head = t;
+        ++c.count;
+    } else {
+        ::operator delete(t, record_align);
+    }
+}
+
+namespace {
+
+root_ctx* make_root(implicit_task* it) {
+    auto* rc = new root_ctx;
+    rc->it = it;
+    rc->tm = it->tm;
+    rc->immediate = it->tm == nullptr || it->nthreads <= 1;
+    it->tasking = rc;
+    return rc;
+}
+
+inline root_ctx* root_of(implicit_task* it) {
+    auto* rc = static_cast<root_ctx*>(it->tasking);
+    if (__builtin_expect(rc == nullptr, 0)) rc = make_root(it);
+    return rc;
+}
+
+inline void notify_waiter(std::uintptr_t w) noexcept {
+    reinterpret_cast<ext::wait_slot*>(w & ~std::uintptr_t{3})->notify();
+}
+
+void release_chain(ext::task* rec) noexcept;
+
+// After a remote RMW on node `x` that left `v`: wake the owner or release the task
+// that waits for this count.
+inline void after_rmw(node* x, std::int64_t v, bool c_changed, bool r_changed) noexcept {
+    if (c_changed && c_of(v) == 0) {
+        std::uintptr_t w = x->waiter.load(std::memory_order_acquire);
+        if ((w & 3) == wait_c) notify_waiter(w);
+    }
+    if (r_changed && r_of(v) == 0) {
+        std::uintptr_t w = x->waiter.load(std::memory_order_acquire);
+        if (w == wait_final) {
+            release_chain(record_of(reinterpret_cast<tdata*>(x)));
+        } else if ((w & 3) == wait_r) {
+            notify_waiter(w);
+        }
+    }
+}
+
+// Counts one child of `p` (released into `target`) down by c / r.
+inline void account(node* p, node* target, int c, int r, bool owner_inline) noexcept {
+    if (owner_inline) {
+        p->created -= c;
+        target->unreleased -= r;
+        return;
+    }
+    if (target == p) {
+        const std::int64_t d = c + r * r_one;
+        if (d == 0) return;
+        std::int64_t v = p->remote.fetch_sub(d, std::memory_order_acq_rel) - d;
+        after_rmw(p, v, c != 0, r != 0);
+        return;
+    }
+    if (c) {
+        std::int64_t v = p->remote.fetch_sub(c, std::memory_order_acq_rel) - c;
+        after_rmw(p, v, true, false);
+    }
+    if (r) {
+        const std::int64_t d = r * r_one;
+        std::int64_t v = target->remote.fetch_sub(d, std::memory_order_acq_rel) - d;
+        after_rmw(target, v, false, true);
+    }
+}
+
+inline node* release_target(ext::task* rec) noexcept {
+    tgroup* g = rel_group(rec);
+    return g ? &g->n : parent_node(rec);
+}
+
+void free_record(ext::task* rec) noexcept {
+    if (rec->flags & f_extra) {
+        auto* x = static_cast<extra*>(data_of(rec)->slot);
+        if (x->dn) deps::drop_node(x->dn);
+        if (x->deps) deps::free_hash(x->deps);
+        x->~extra();
+        free_raw(reinterpret_cast<ext::task*>(x));
+    }
+    if (rec->flags & f_heap) {
+        rec->~task();
+        ::operator delete(rec, record_align);
+    } else {
+        free_raw(rec);
+    }
+}
+
+// Releases an ended task whose released count reached 0 elsewhere, then its ancestors
+// that were waiting only for it.
+void release_chain(ext::task* rec) noexcept {
+    while (rec) {
+        node* p = parent_node(rec);
+        node* target = release_target(rec);
+        free_record(rec);
+        const std::int64_t d = r_one;
+        std::int64_t v = target->remote.fetch_sub(d, std::memory_order_acq_rel) - d;
+        rec = nullptr;
+        if (r_of(v) == 0) {
+            std::uintptr_t w = target->waiter.load(std::memory_order_acquire);
+            if (w == wait_final) {
+                rec = record_of(reinterpret_cast<tdata*>(target));
+            } else if ((w & 3) == wait_r) {
+                notify_waiter(w);
+            }
+        }
+        (void)p;
+    }
+}
+
+// The task's stand-in implicit task when it runs on a worker that is not a member of
+// its team at the moment (or on a member of another team).
+struct standin {
+    implicit_task it;
+    root_ctx rc;
+};
+
+inline bool root_is_task(ext::task* rec) noexcept { return !parent_is_task(rec); }
+
+}  // namespace
+
+bool is_omp_task(ext::task* t) noexcept { return t->run == &run_entry; }
+
+extra* ensure_extra(ext::task* rec) {
+    if (rec->flags & f_extra) return static_cast<extra*>(data_of(rec)->slot);
+    ext::task* raw = new_record();
+    static_assert(sizeof(extra) <= sizeof(ext::task));
+    auto* x = ::new (static_cast<void*>(raw)) extra;
+    x->rel = static_cast<tgroup*>(data_of(rec)->slot);
+    data_of(rec)->slot = x;
+    rec->flags |= f_extra;
+    return x;
+}
+
+here current_here() {
+    thread_state* th = this_thread();
+    return here{th, root_of(th->current)};
+}
+
+tgroup* current_group(const here& h) noexcept {
+    if (h.rc->current) {
+        extra* x = extra_of(record_of(h.rc->current));
+        return x ? x->tg : nullptr;
+    }
+    return h.rc->tg;
+}
+
+void set_current_group(const here& h, tgroup* g) {
+    if (h.rc->current) {
+        ensure_extra(record_of(h.rc->current))->tg = g;
+    } else {
+        h.rc->tg = g;
+    }
+}
+
+dephash** current_deps_slot(const here& h) {
+    if (h.rc->current) return &ensure_extra(record_of(h.rc->current))->deps;
+    return &h.rc->deps;
+}
+
+void park(ext::wait_slot& s) {
+    thread_state* th = this_thread();
+    implicit_task* it = th->current;
+    auto* rc = static_cast<root_ctx*>(it->tasking);
+    tdata* cur = rc ? rc->current : nullptr;
+    s.wait();
+    // Tied contexts resume on the same worker, so `th` is still ours; restore our view,
+    // which tasks run by this worker meanwhile may have changed.
+    th = this_thread();
+    th->current = it;
+    if (rc) rc->current = cur;
+}
+
+kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
+                     std::size_t sizeof_shareds, kmp_routine_entry_t routine) {
+    const std::size_t shareds_off = (sizeof_task + 7) & ~std::size_t{7};
+    const std::size_t need = shareds_off + sizeof_shareds;
+    ext::task* rec;
+    std::uint8_t fl = 0;
+    if (__builtin_expect(need <= inline_room, 1)) {
+        rec = new_record();
+    } else {
+        void* mem = ::operator new(ktask_offset + need, record_align);
+        rec = ::new (mem) ext::task;
+        fl |= f_heap;
+    }
+    tdata* parent = h.rc->current;
+    node* pn = parent ? &parent->n : &h.rc->n;
+    rec->owner = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(pn) | (parent ? 1 : 0));
+    rec->run = &run_entry;
+    if (flags & kf_tied) fl |= f_tied;
+    if ((flags & kf_final) || (parent && (record_of(parent)->flags & f_final))) fl |= f_final;
+    if (flags & kf_destructors) fl |= f_destructors;
+    rec->flags = fl;
+    rec->user = u_explicit;
+    tdata* d = data_of(rec);
+    ::new (&d->n) node;
+    d->root = parent ? parent->root : h.rc;
+    d->slot = current_group(h);
+    kmp_task_t* kt = ktask_of(rec);
+    kt->shareds = sizeof_shareds ? reinterpret_cast<char*>(kt) + shareds_off : nullptr;
+    kt->routine = routine;
+    kt->part_id = 0;
+    if (flags & kf_detachable) {
+        rec->user |= u_detach;
+        ensure_extra(rec);
+    }
+    if (flags & kf_priority) rec->user |= u_prio;  // read at launch: data2 is filled later
+    rec->next = reinterpret_cast<ext::task*>(need);   // size, for taskloop (until queued)
+    return kt;
+}
+
+namespace {
+
+// Finds the implicit task of `tm` that the calling worker runs as a member, if any.
+implicit_task* member_here(team* tm) noexcept;
+
+// Runs the task body here. `owner_inline`: the context running us is the parent's
+// owner (taskwait popped us, or an included task): completion counts stay plain.
+// `from_loop`: the scheduler's loop started us on a fresh fiber, so th->current is
+// whatever a parked context left there and is not ours to trust.
+void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
+    tdata* d = data_of(rec);
+    kmp_task_t* kt = ktask_of(rec);
+    thread_state* th = this_thread();
+    implicit_task* prev_it = th->current;
+    root_ctx* home = d->root;
+    implicit_task* use = prev_it;
+    root_ctx* rc = nullptr;
+    standin* si = nullptr;
+    alignas(standin) unsigned char si_mem[sizeof(standin)];
+    if (prev_it == home->it) {
+        // Our creator's own thread (its context is on this stack or parked here and
+        // cannot end before we are released).
+        rc = root_of(prev_it);
+    } else if (!from_loop && prev_it->tm == home->tm && home->tm != nullptr) {
+        // Inline on a context of the same team (a member in a barrier, or a task of the
+        // team): that context stays on this stack while we run.
+        rc = root_of(prev_it);
+    } else {
+        // A worker that runs a task of the team from its scheduler loop: act as the
+        // member it is (or as the creator when it is not a member), with a private
+        // context so no other context of this thread is touched.
+        implicit_task* model = home->tm ? member_here(home->tm) : nullptr;
+        if (!model) model = home->it;
+        si = ::new (si_mem) standin{*model, root_ctx{}};
+        si->it.tasking = &si->rc;
+        si->rc.it = &si->it;
+        si->rc.tm = home->tm;
+        si->rc.standin = true;
+        si->rc.immediate = home->immediate;
+        use = &si->it;
+        rc = &si->rc;
+    }
+    if (from_loop) prev_it = &th->initial;
+    tdata* prev_cur = rc->current;
+    rc->current = d;
+    th->current = use;
+    rec->flags |= f_running;
+
+    bool run_body = true;
+    if ((rec->user & u_cancel_check) != 0) {
+        // cancel taskgroup: tasks of a cancelled group that did not start are skipped.
+        for (ext::task* r = rec;;) {
+            tgroup* g = rel_group(r);
+            if (g) {
+                if (g->cancelled.load(std::memory_order_acquire)) run_body = false;
+                break;
+            }
+            if (!parent_is_task(r)) break;
+            r = record_of(reinterpret_cast<tdata*>(parent_node(r)));
+        }
+    }
+    if (run_body) {
+        do {
+            rec->flags &= static_cast<std::uint8_t>(~f_requeue);
+            kt->routine(th->gtid, kt);
+        } while (rec->flags & f_requeue);
+    }
+    if (rec->flags & f_destructors) kt->data1.destructors(th->gtid, kt);
+    rec->flags &= static_cast<std::uint8_t>(~f_running);
+
+    th = this_thread();
+    th->current = prev_it;
+    rc->current = prev_cur;
+    if (si) si->~standin();
+
+    if (rec->user & u_detach) {
+        extra* x = extra_of(rec);
+        if (x->detach.exchange(2, std::memory_order_acq_rel) != 1) {
+            // omp_fulfill_event completes it. Its parent counts it as complete only
+            // then, so an included (owner_inline) detached task is counted elsewhere.
+            // The owner's plain counts keep it; omp_fulfill_event counts it down
+            // through the remote word like any task that ends elsewhere.
+            return;
+        }
+    }
+    complete(rec, owner_inline);
+}
+
+// Called by the scheduler: the task was taken from a queue (not run inline). A task
+// must resume on the worker that started it when it parks (tied), and the scheduler
+// ties a parked context only for tasks that came from a mailbox: so the first time,
+// the task goes through this worker's mailbox.
+void run_entry(ext::task* rec) noexcept {
+    if (!(rec->flags & f_bounced)) {
+        int w = ext::current_worker();
+        if (w >= 0) {
+            rec->flags |= f_bounced;
+            ext::submit_to(rec, static_cast<unsigned>(w));
+            return;
+        }
+    }
+    execute(rec, false, true);
+}
+
+implicit_task* member_here(team* tm) noexcept {
+    const int w = ext::current_worker();
+    for (int i = 0; i < tm->nthreads; ++i)
+        if (tm->slots[i].worker == w) return &tm->slots[i].task;
+    return nullptr;
+}
+
+}  // namespace
+
+void complete(ext::task* rec, bool owner_inline) noexcept {
+    tdata* d = data_of(rec);
+    if (rec->user & u_deps) deps::task_done(rec);
+    node* p = parent_node(rec);
+    node* target = release_target(rec);
+    node& n = d->n;
+    if (n.created == 0 && n.unreleased == 0 &&
+        n.remote.load(std::memory_order_relaxed) == 0) {
+        // No child escaped: complete and released at once.
+        if (rec->flags & f_extra) {
+            extra* x = extra_of(rec);
+            if (x->deps) {
+                deps::free_hash(x->deps);
+                x->deps = nullptr;
+            }
+        }
+        free_record(rec);
+        account(p, target, 1, 1, owner_inline);
+        return;
+    }
+    if (rec->flags & f_extra) {
+        extra* x = extra_of(rec);
+        if (x->deps) {
+            deps::free_hash(x->deps);
+            x->deps = nullptr;
+        }
+    }
+    account(p, p, 1, 0, owner_inline);
+    n.waiter.store(wait_final, std::memory_order_relaxed);
+    const std::int64_t add = n.created + n.unreleased * r_one;
+    n.created = 0;
+    n.unreleased = 0;
+    std::int64_t v = n.remote.fetch_add(add, std::memory_order_acq_rel) + add;
+    if (r_of(v) != 0) return;  // the last child to be released releases us
+    free_record(rec);
+    account(p, target, 0, 1, owner_inline);
+}
+
+void discard(ext::task* rec) noexcept { free_record(rec); }
+
+void make_ready(ext::task* rec) noexcept { ext::submit(rec); }
+
+void run_included(const here& h, ext::task* rec) {
+    node* p = parent_node(rec);
+    p->created += 1;
+    release_target(rec)->unreleased += 1;
+    (void)h;
+    execute(rec, true, false);
+}
+
+void launch(const here& h, ext::task* rec, bool hold) {
+    kmp_task_t* kt = ktask_of(rec);
+    node* p = parent_node(rec);
+    tgroup* g = rel_group(rec);
+    if (globals().cancellation && (g || parent_is_task(rec))) rec->user |= u_cancel_check;
+    const int maxp = globals().max_task_priority;
+    rec->prio = loom::priority::normal;
+    if (maxp > 0 && (rec->user & u_prio)) {
+        // Priorities 0..max: the upper half (p * 2 > max) is served before everything
+        // else (loom::priority::high), the rest as normal work.
+        int pr = kt->data2.priority;
+        if (pr > maxp) pr = maxp;
+        if (pr > 0 && pr * 2 > maxp) rec->prio = loom::priority::high;
+    }
+    if (!hold && ((rec->flags & f_final) || h.rc->immediate)) {
+        run_included(h, rec);
+        return;
+    }
+    p->created += 1;
+    (g ? &g->n : p)->unreleased += 1;
+    if (!h.rc->current && !h.rc->phase_tasks && h.rc->tm) {
+        h.rc->phase_tasks = true;
+        h.rc->tm->tasks.busy.fetch_add(1, std::memory_order_acq_rel);
+    } else if (!h.rc->current && !h.rc->phase_tasks) {
+        h.rc->phase_tasks = true;
+    }
+    if (hold) return;
+    ext::submit(rec);
+}
+
+bool help_one(node* owner) {
+    ext::task* t = ext::pop_local();
+    if (!t) return false;
+    bool mine = false;
+    if (is_omp_task(t)) {
+        node* q = parent_node(t);
+        ext::task* r = t;
+        for (int k = 0; k < 64; ++k) {
+            if (q == owner) {
+                mine = true;
+                break;
+            }
+            if (!parent_is_task(r)) break;
+            r = record_of(reinterpret_cast<tdata*>(q));
+            q = parent_node(r);
+        }
+    }
+    if (!mine) {
+        ext::push_local(t);
+        return false;
+    }
+    t->flags |= f_bounced;
+    execute(t, parent_node(t) == owner, false);
+    return true;
+}
+
+void start_counted(const here& h, ext::task* rec) {
+    if ((rec->flags & f_final) || h.rc->immediate) {
+        execute(rec, true, false);
+    } else {
+        ext::submit(rec);
+    }
+}
+
+void wait_node(here h, node* n, node* owner, bool want_r) {
+    auto pending = [&] { return want_r ? (n->created | n->unreleased) != 0 : n->created != 0; };
+    if (!pending()) return;
+    // 1. Our own descendants still on top of this worker's deque run here.
+    while (pending() && help_one(owner)) {
+    }
+    (void)h;
+    if (!pending()) return;
+    // 2. The rest ends elsewhere: add our counts once and sleep until they are 0.
+    ext::wait_slot s;
+    n->waiter.store(reinterpret_cast<std::uintptr_t>(&s) | (want_r ? wait_r : wait_c),
+                    std::memory_order_relaxed);
+    const std::int64_t add = want_r ? n->created + n->unreleased * r_one : n->created;
+    n->created = 0;
+    if (want_r) n->unreleased = 0;
+    std::int64_t v = n->remote.fetch_add(add, std::memory_order_acq_rel) + add;
+    if (want_r ? r_of(v) != 0 : c_of(v) != 0) park(s);
+    n->waiter.store(0, std::memory_order_relaxed);
+}
+
+}  // namespace loom::omp::tasking
+
+// ---- barrier hooks ----------------------------------------------------------------------
+
+namespace loom::omp::tasking {
+namespace {
+
+void drain(implicit_task* it, bool region_end) {
+    auto* rc = static_cast<root_ctx*>(it->tasking);
+    if (!rc) return;
+    if (rc->phase_tasks || rc->n.created || rc->n.unreleased) {
+        here h{this_thread(), rc};
+        wait_node(h, &rc->n, &rc->n, true);
+        rc->n.remote.store(0, std::memory_order_relaxed);
+        if (rc->phase_tasks) {
+            rc->phase_tasks = false;
+            if (rc->tm) rc->tm->tasks.busy.fetch_sub(1, std::memory_order_acq_rel);
+        }
+    }
+    if (region_end) {
+        if (rc->deps) deps::free_hash(rc->deps);
+        it->tasking = nullptr;
+        delete rc;
+    }
+}
+
+// A member waiting in a barrier: run a task of the team from this worker's deque, or,
+// while some member still has tasks, lend the worker to the scheduler for a while.
+bool run_one(implicit_task* it) {
+    team* t = it->tm;
+    if (!t) return false;
+    ext::task* task = ext::pop_local();
+    if (task) {
+        if (is_omp_task(task) && data_of(task)->root->tm == t) {
+            task->flags |= f_bounced;
+            execute(task, false, false);
+            return true;
+        }
+        ext::push_local(task);
+    }
+    if (t->tasks.busy.load(std::memory_order_acquire) == 0) return false;
+    // Park; a low-priority task wakes us once this worker finds no normal work.
+    ext::wait_slot s;
+    ext::submit(ext::make_task([&s] { s.notify(); }, loom::priority::low));
+    park(s);
+    return true;
+}
+
+struct install {
+    install() {
+        g_task_hooks.run_one = &run_one;
+        g_task_hooks.drain = &drain;
+    }
+} g_install;
+
+}  // namespace
+}  // namespace loom::omp::tasking
+
+// ---- entry points -----------------------------------------------------------------------
+
+using namespace loom::omp;
+using namespace loom::omp::tasking;
+namespace ext = loom::ext;
+
+LOOM_OMP_API kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 flags,
+                                               std::size_t sizeof_kmp_task_t,
+                                               std::size_t sizeof_shareds,
+                                               kmp_routine_entry_t task_entry) {
+    return allocate(current_here(), flags, sizeof_kmp_task_t, sizeof_shareds, task_entry);
+}
+
+LOOM_OMP_API kmp_task_t* __kmpc_omp_target_task_alloc(ident_t* loc, kmp_int32 gtid, kmp_int32 flags,
+                                                      std::size_t sizeof_kmp_task_t,
+                                                      std::size_t sizeof_shareds,
+                                                      kmp_routine_entry_t task_entry,
+                                                      kmp_int64) {
+    return __kmpc_omp_task_alloc(loc, gtid, flags, sizeof_kmp_task_t, sizeof_shareds, task_entry);
+}
+
+LOOM_OMP_API kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* kt) {
+    ext::task* rec = record_of(kt);
+    if (rec->flags & f_running) {
+        // An untied task re-queues itself for its next part: run it again when this
+        // part returns (on this worker; it may resume anywhere, so here is fine).
+        rec->flags |= f_requeue;
+        return 0;
+    }
+    launch(current_here(), rec, false);
+    return 0;
+}
+
+LOOM_OMP_API void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t* kt) {
+    here h = current_here();
+    ext::task* rec = record_of(kt);
+    node* p = parent_node(rec);
+    p->created += 1;
+    release_target(rec)->unreleased += 1;
+    h.rc->current = data_of(rec);
+    rec->flags |= f_running;
+}
+
+LOOM_OMP_API void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t* kt) {
+    here h = current_here();
+    ext::task* rec = record_of(kt);
+    rec->flags &= static_cast<std::uint8_t>(~f_running);
+    h.rc->current = parent_is_task(rec) ? reinterpret_cast<tdata*>(parent_node(rec)) : nullptr;
+    if (rec->flags & f_destructors) kt->data1.destructors(h.th->gtid, kt);
+    if (rec->user & u_detach) {
+        extra* x = extra_of(rec);
+        if (x->detach.exchange(2, std::memory_order_acq_rel) != 1) return;
+    }
+    complete(rec, true);
+}
+
+LOOM_OMP_API kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32) {
+    here h = current_here();
+    node* n = current_node(h);
+    wait_node(h, n, n, false);
+    return 0;
+}
+
+LOOM_OMP_API kmp_int32 __kmpc_omp_taskyield(ident_t*, kmp_int32, int) {
+    // A scheduling point: let queued work run (this context goes behind it).
+    ext::task* t = ext::pop_local();
+    if (t) {
+        if (is_omp_task(t)) {
+            here h = current_here();
+            node* n = current_node(h);
+            if (parent_node(t) == n) {
+                t->flags |= f_bounced;
+                execute(t, true, false);
+                return 0;
+            }
+        }
+        ext::push_local(t);
+    }
+    return 0;
+}
+
+LOOM_OMP_API kmp_int32 __kmpc_omp_reg_task_with_affinity(ident_t*, kmp_int32, kmp_task_t*,
+                                                         kmp_int32, void*) {
+    return 0;  // affinity is a hint; loom's scheduler places tasks by stealing
+}
+
+LOOM_OMP_API int omp_in_final() {
+    thread_state* th = this_thread();
+    auto* rc = static_cast<root_ctx*>(th->current->tasking);
+    if (!rc || !rc->current) return 0;
+    return (record_of(rc->current)->flags & f_final) ? 1 : 0;
+}
+
+LOOM_OMP_API int omp_in_explicit_task() {
+    thread_state* th = this_thread();
+    auto* rc = static_cast<root_ctx*>(th->current->tasking);
+    return rc && rc->current ? 1 : 0;
+}

@@ -1,0 +1,19 @@
+// Team-wide state of the explicit-task layer, embedded in every team (team.hpp).
+#pragma once
+
+#include <atomic>
+
+namespace loom::omp {
+
+struct task_team {
+    /// Members whose own task tree is not known empty since their last barrier: while it
+    /// is not 0, a member waiting in a barrier lends its worker to the scheduler (it
+    /// parks and its worker steals the team's tasks) instead of spinning.
+    alignas(64) std::atomic<int> busy{0};
+    /// Task reductions with the `task` modifier (0: parallel, 1: worksharing): the
+    /// shared private copies, and how many members finished with them.
+    std::atomic<void*> red_data[2] = {nullptr, nullptr};
+    std::atomic<int> red_fini[2] = {0, 0};
+};
+
+}  // namespace loom::omp
