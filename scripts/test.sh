@@ -37,7 +37,7 @@ cleanup() { [[ "${LOOM_KEEP_TMP:-0}" == 1 ]] || rm -rf "$tmp"; }
 trap cleanup EXIT
 
 names=() results=() times=() notes=()
-tests_passed=0 tests_failed=0
+tests_passed=0 tests_failed=0 tests_skipped=0
 declare -A ok=()
 
 # run_step NAME COMMAND...: runs it with its output on the console and in
@@ -64,14 +64,17 @@ warn_last() { results[${#results[@]}-1]="WARN"; note "$1"; }
 # Adds a ctest log's "N% tests passed, F tests failed out of T" to the totals and
 # sets n to T (0 when ctest found no test).
 count_ctest() {
-  local line failed
+  local line failed skipped
   n=0
   line="$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$1" | tail -n 1)"
   [[ -n "$line" ]] || return 0
   failed="$(sed -E 's/.* ([0-9]+) tests? failed out of.*/\1/' <<<"$line")"
   n="$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")"
-  tests_passed=$((tests_passed + n - failed))
+  # Skipped tests (GTEST_SKIP, SKIP_RETURN_CODE) are neither passed nor failed.
+  skipped="$(grep -cE '^[[:space:]]+[0-9]+ - .* \(Skipped\)$' "$1" || true)"
+  tests_passed=$((tests_passed + n - failed - skipped))
   tests_failed=$((tests_failed + failed))
+  tests_skipped=$((tests_skipped + skipped))
 }
 
 # ThreadSanitizer cannot map its shadow memory when the kernel randomizes mmap with
@@ -114,7 +117,9 @@ if run_step configure cmake --preset default &&
     if [[ -n "$line" ]]; then
       p="$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")"
       f="$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")"
+      s="$(sed -E 's/.* ([0-9]+) skipped.*/\1/' <<<"$line")"
       tests_passed=$((tests_passed + p)); tests_failed=$((tests_failed + f))
+      tests_skipped=$((tests_skipped + s))
       note "${line#consumer checks: }"
     fi
   else
@@ -160,5 +165,5 @@ if ((failed_steps > 0)); then
 else
   echo "  all steps passed"
 fi
-echo "tests: $tests_passed passed, $tests_failed failed"
+echo "tests: $tests_passed passed, $tests_failed failed, $tests_skipped skipped"
 ((failed_steps == 0))
