@@ -27,143 +27,149 @@
 # separately (tags 'ompt' and 'kmp-ext'); with loom, OMPT tests report 'unsupported'.
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/.." && pwd)
-helper="$repo/tests/omp/lit/llvm_suite.py"
+# Everything runs inside main(), so the whole script is read before any of it runs.
+main() {
 
-runtime=loom preset=default lib_dir="" header_dir="" jobs="" timeout=300 out=""
-write_baseline=0 fail_on_regression=0
-suites=() lit_extra=()
-while [[ $# -gt 0 ]]; do
-    case "$1" in
-        --runtime) runtime=$2; shift 2 ;;
-        --suite) suites+=("${2%/}"); shift 2 ;;
-        --preset) preset=$2; shift 2 ;;
-        --lib-dir) lib_dir=$2; shift 2 ;;
-        --header-dir) header_dir=$2; shift 2 ;;
-        --jobs|-j) jobs=$2; shift 2 ;;
-        --timeout) timeout=$2; shift 2 ;;
-        --out) out=$2; shift 2 ;;
-        --write-baseline) write_baseline=1; shift ;;
-        --fail-on-regression) fail_on_regression=1; shift ;;
-        --) shift; lit_extra=("$@"); break ;;
-        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
-        *) echo "run-llvm-openmp-tests: unknown argument '$1' (see --help)" >&2; exit 2 ;;
-    esac
-done
-log() { echo "run-llvm-openmp-tests: $*" >&2; }
-start=$(date +%s)
+    here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+    repo=$(cd "$here/.." && pwd)
+    helper="$repo/tests/omp/lit/llvm_suite.py"
 
-# ---- tools ----------------------------------------------------------------------------
-cc=$(command -v clang-19 || true)
-cxx=$(command -v clang++-19 || true)
-[[ -n "$cc" && -n "$cxx" ]] || { log "clang-19 / clang++-19 not found (apt-get install clang-19)"; exit 1; }
-llvm_bin=$(dirname "$(readlink -f "$cc")")
-filecheck=$(command -v FileCheck-19 || echo "$llvm_bin/FileCheck")
-notbin="$llvm_bin/not"
-[[ -x "$filecheck" && -x "$notbin" ]] || { log "FileCheck / not missing: apt-get install llvm-19-tools"; exit 1; }
-version=$("$cc" -dumpversion)                 # 19.1.7
-features="['clang', 'clang-${version%%.*}', 'clang-$(echo "$version" | cut -d. -f1-2)', 'clang-$version', 'x86_64']"
+    runtime=loom preset=default lib_dir="" header_dir="" jobs="" timeout=300 out=""
+    write_baseline=0 fail_on_regression=0
+    suites=() lit_extra=()
+    while [[ $# -gt 0 ]]; do
+        case "$1" in
+            --runtime) runtime=$2; shift 2 ;;
+            --suite) suites+=("${2%/}"); shift 2 ;;
+            --preset) preset=$2; shift 2 ;;
+            --lib-dir) lib_dir=$2; shift 2 ;;
+            --header-dir) header_dir=$2; shift 2 ;;
+            --jobs|-j) jobs=$2; shift 2 ;;
+            --timeout) timeout=$2; shift 2 ;;
+            --out) out=$2; shift 2 ;;
+            --write-baseline) write_baseline=1; shift ;;
+            --fail-on-regression) fail_on_regression=1; shift ;;
+            --) shift; lit_extra=("$@"); break ;;
+            -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+            *) echo "run-llvm-openmp-tests: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+        esac
+    done
+    log() { echo "run-llvm-openmp-tests: $*" >&2; }
+    start=$(date +%s)
 
-lit=${LIT:-}
-if [[ -z "$lit" ]]; then
-    if [[ ! -x "$repo/.venv/bin/lit" ]]; then
-        log "installing lit (PyPI) into $repo/.venv"
-        [[ -x "$repo/.venv/bin/python" ]] || python3 -m venv "$repo/.venv"
-        "$repo/.venv/bin/python" -m pip install -q 'lit==18.1.8' psutil >&2
-    fi
-    lit="$repo/.venv/bin/lit"
-fi
-# --timeout needs psutil beside lit.
-"$(dirname "$lit")/python" -c 'import psutil' 2>/dev/null ||
-    "$(dirname "$lit")/python" -m pip install -q psutil >&2 || true
+    # ---- tools ----------------------------------------------------------------------------
+    cc=$(command -v clang-19 || true)
+    cxx=$(command -v clang++-19 || true)
+    [[ -n "$cc" && -n "$cxx" ]] || { log "clang-19 / clang++-19 not found (apt-get install clang-19)"; exit 1; }
+    llvm_bin=$(dirname "$(readlink -f "$cc")")
+    filecheck=$(command -v FileCheck-19 || echo "$llvm_bin/FileCheck")
+    notbin="$llvm_bin/not"
+    [[ -x "$filecheck" && -x "$notbin" ]] || { log "FileCheck / not missing: apt-get install llvm-19-tools"; exit 1; }
+    version=$("$cc" -dumpversion)                 # 19.1.7
+    features="['clang', 'clang-${version%%.*}', 'clang-$(echo "$version" | cut -d. -f1-2)', 'clang-$version', 'x86_64']"
 
-# ---- the suite ------------------------------------------------------------------------
-suite_dir=$("$repo/scripts/fetch-llvm-openmp-tests.sh" | tail -n1)
-[[ -f "$suite_dir/lit.cfg" ]] || { log "no suite at '$suite_dir'"; exit 1; }
-
-# ---- the runtime under test ---------------------------------------------------------------
-case "$runtime" in
-    libomp)
-        lib_dir=${lib_dir:-$(dirname "$(readlink -f "$(clang-19 -print-file-name=libomp.so)")")}
-        header_dir=${header_dir:-$(dirname "$(clang-19 -print-file-name=include/omp.h)")}
-        has_ompt=True ;;
-    loom)
-        lib_dir=${lib_dir:-$repo/build/$preset/src/omp}
-        if [[ -z "$header_dir" ]]; then
-            for d in "$lib_dir" "$repo/src/omp/include" "$repo/src/omp" "$repo/include"; do
-                if [[ -f "$d/omp.h" ]]; then header_dir=$d; break; fi
-            done
+    lit=${LIT:-}
+    if [[ -z "$lit" ]]; then
+        if [[ ! -x "$repo/.venv/bin/lit" ]]; then
+            log "installing lit (PyPI) into $repo/.venv"
+            [[ -x "$repo/.venv/bin/python" ]] || python3 -m venv "$repo/.venv"
+            "$repo/.venv/bin/python" -m pip install -q 'lit==18.1.8' psutil >&2
         fi
-        has_ompt=False ;;
-    *) log "--runtime must be loom or libomp"; exit 2 ;;
-esac
-lib_dir=$(readlink -f "$lib_dir" 2>/dev/null || echo "$lib_dir")
-[[ -e "$lib_dir/libomp.so" ]] || { log "no libomp.so in '$lib_dir' (build loom first: cmake --build --preset $preset)"; exit 1; }
-[[ -n "$header_dir" && -f "$header_dir/omp.h" ]] || { log "no omp.h found for $runtime (use --header-dir)"; exit 1; }
-
-out=${out:-$repo/build/llvm-openmp-tests/$runtime}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-rm -f "$out"/lit-*.json
-python3 "$helper" configure --template "$repo/tests/omp/lit/lit.site.cfg.py.in" \
-    --out "$out/lit.site.cfg.py" \
-    "CC=$cc" "CXX=$cxx" "COMPILER_FEATURES=$features" "FILECHECK=$filecheck" "NOT=$notbin" \
-    "EXTRA_FLAGS=" "EXEC_ROOT=$out" "LIBRARY_DIR=$lib_dir" "HEADER_DIR=$header_dir" \
-    "HAS_OMPT=$has_ompt" "SUITE_DIR=$suite_dir"
-log "runtime $runtime: $lib_dir/libomp.so, $header_dir/omp.h"
-
-# ---- which tests ------------------------------------------------------------------------
-esc() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'; }
-filter="" folder_re=""
-if [[ ${#suites[@]} -gt 0 ]]; then
-    alts=""
-    for s in "${suites[@]}"; do alts+="${alts:+|}$(esc "$s")"; done
-    filter="^libomp :: ($alts)/"
-    folder_re="^($alts)/"
-fi
-sleepers=$(python3 "$helper" sleepers "$suite_dir")
-sleep_re=""
-for s in $sleepers; do sleep_re+="${sleep_re:+|}$(esc "$s")"; done
-sleep_re="^libomp :: ($sleep_re)\$"
-
-common=(-s --timeout "$timeout" --allow-empty-runs)
-[[ -n "$jobs" ]] && common+=(-j "$jobs")
-run_lit() {  # name, extra args...
-    local name=$1; shift
-    # lit exits 1 when a test fails: the summary reports that.
-    "$lit" "${common[@]}" -o "$out/lit-$name.json" "$@" "${lit_extra[@]}" "$out" || true
-}
-log "lit: OMP_NUM_THREADS=4 pass"
-if [[ -n "$filter" ]]; then
-    run_lit main --filter "$filter" --filter-out "$sleep_re"
-else
-    run_lit main --filter-out "$sleep_re"
-fi
-if [[ -z "$filter" ]] || grep -qE "$folder_re" <<<"$sleepers"; then
-    log "lit: OMP_NUM_THREADS=8 pass (tasking tests that sleep)"
-    if [[ -n "$filter" ]]; then
-        # Both filters must hold: apply the folder filter to the sleeper list.
-        sub=""
-        for s in $sleepers; do
-            if grep -qE "$folder_re" <<<"$s"; then sub+="${sub:+|}$(esc "$s")"; fi
-        done
-        run_lit sleep --param omp_num_threads=8 --filter "^libomp :: ($sub)\$"
-    else
-        run_lit sleep --param omp_num_threads=8 --filter "$sleep_re"
+        lit="$repo/.venv/bin/lit"
     fi
-fi
+    # --timeout needs psutil beside lit.
+    "$(dirname "$lit")/python" -c 'import psutil' 2>/dev/null ||
+        "$(dirname "$lit")/python" -m pip install -q psutil >&2 || true
 
-# ---- summary ----------------------------------------------------------------------------
-sumargs=(--suite-dir "$suite_dir" --runtime "$runtime" --out "$out"
-         --baseline "$repo/tests/omp/lit/libomp-baseline.txt")
-if [[ $write_baseline == 1 ]]; then
-    [[ $runtime == libomp && ${#suites[@]} -eq 0 ]] ||
-        { log "--write-baseline needs --runtime libomp and the whole suite"; exit 2; }
-    sumargs+=(--write-baseline "$repo/tests/omp/lit/libomp-baseline.txt")
-fi
-[[ $fail_on_regression == 1 ]] && sumargs+=(--fail-on-regression)
-status=0
-python3 "$helper" summarize "${sumargs[@]}" "$out"/lit-*.json || status=$?
-log "done in $(( $(date +%s) - start )) s; results in $out"
-exit $status
+    # ---- the suite ------------------------------------------------------------------------
+    suite_dir=$("$repo/scripts/fetch-llvm-openmp-tests.sh" | tail -n1)
+    [[ -f "$suite_dir/lit.cfg" ]] || { log "no suite at '$suite_dir'"; exit 1; }
+
+    # ---- the runtime under test ---------------------------------------------------------------
+    case "$runtime" in
+        libomp)
+            lib_dir=${lib_dir:-$(dirname "$(readlink -f "$(clang-19 -print-file-name=libomp.so)")")}
+            header_dir=${header_dir:-$(dirname "$(clang-19 -print-file-name=include/omp.h)")}
+            has_ompt=True ;;
+        loom)
+            lib_dir=${lib_dir:-$repo/build/$preset/src/omp}
+            if [[ -z "$header_dir" ]]; then
+                for d in "$lib_dir" "$repo/src/omp/include" "$repo/src/omp" "$repo/include"; do
+                    if [[ -f "$d/omp.h" ]]; then header_dir=$d; break; fi
+                done
+            fi
+            has_ompt=False ;;
+        *) log "--runtime must be loom or libomp"; exit 2 ;;
+    esac
+    lib_dir=$(readlink -f "$lib_dir" 2>/dev/null || echo "$lib_dir")
+    [[ -e "$lib_dir/libomp.so" ]] || { log "no libomp.so in '$lib_dir' (build loom first: cmake --build --preset $preset)"; exit 1; }
+    [[ -n "$header_dir" && -f "$header_dir/omp.h" ]] || { log "no omp.h found for $runtime (use --header-dir)"; exit 1; }
+
+    out=${out:-$repo/build/llvm-openmp-tests/$runtime}
+    mkdir -p "$out"
+    out=$(cd "$out" && pwd)
+    rm -f "$out"/lit-*.json
+    python3 "$helper" configure --template "$repo/tests/omp/lit/lit.site.cfg.py.in" \
+        --out "$out/lit.site.cfg.py" \
+        "CC=$cc" "CXX=$cxx" "COMPILER_FEATURES=$features" "FILECHECK=$filecheck" "NOT=$notbin" \
+        "EXTRA_FLAGS=" "EXEC_ROOT=$out" "LIBRARY_DIR=$lib_dir" "HEADER_DIR=$header_dir" \
+        "HAS_OMPT=$has_ompt" "SUITE_DIR=$suite_dir"
+    log "runtime $runtime: $lib_dir/libomp.so, $header_dir/omp.h"
+
+    # ---- which tests ------------------------------------------------------------------------
+    esc() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'; }
+    filter="" folder_re=""
+    if [[ ${#suites[@]} -gt 0 ]]; then
+        alts=""
+        for s in "${suites[@]}"; do alts+="${alts:+|}$(esc "$s")"; done
+        filter="^libomp :: ($alts)/"
+        folder_re="^($alts)/"
+    fi
+    sleepers=$(python3 "$helper" sleepers "$suite_dir")
+    sleep_re=""
+    for s in $sleepers; do sleep_re+="${sleep_re:+|}$(esc "$s")"; done
+    sleep_re="^libomp :: ($sleep_re)\$"
+
+    common=(-s --timeout "$timeout" --allow-empty-runs)
+    [[ -n "$jobs" ]] && common+=(-j "$jobs")
+    run_lit() {  # name, extra args...
+        local name=$1; shift
+        # lit exits 1 when a test fails: the summary reports that.
+        "$lit" "${common[@]}" -o "$out/lit-$name.json" "$@" "${lit_extra[@]}" "$out" || true
+    }
+    log "lit: OMP_NUM_THREADS=4 pass"
+    if [[ -n "$filter" ]]; then
+        run_lit main --filter "$filter" --filter-out "$sleep_re"
+    else
+        run_lit main --filter-out "$sleep_re"
+    fi
+    if [[ -z "$filter" ]] || grep -qE "$folder_re" <<<"$sleepers"; then
+        log "lit: OMP_NUM_THREADS=8 pass (tasking tests that sleep)"
+        if [[ -n "$filter" ]]; then
+            # Both filters must hold: apply the folder filter to the sleeper list.
+            sub=""
+            for s in $sleepers; do
+                if grep -qE "$folder_re" <<<"$s"; then sub+="${sub:+|}$(esc "$s")"; fi
+            done
+            run_lit sleep --param omp_num_threads=8 --filter "^libomp :: ($sub)\$"
+        else
+            run_lit sleep --param omp_num_threads=8 --filter "$sleep_re"
+        fi
+    fi
+
+    # ---- summary ----------------------------------------------------------------------------
+    sumargs=(--suite-dir "$suite_dir" --runtime "$runtime" --out "$out"
+             --baseline "$repo/tests/omp/lit/libomp-baseline.txt")
+    if [[ $write_baseline == 1 ]]; then
+        [[ $runtime == libomp && ${#suites[@]} -eq 0 ]] ||
+            { log "--write-baseline needs --runtime libomp and the whole suite"; exit 2; }
+        sumargs+=(--write-baseline "$repo/tests/omp/lit/libomp-baseline.txt")
+    fi
+    [[ $fail_on_regression == 1 ]] && sumargs+=(--fail-on-regression)
+    status=0
+    python3 "$helper" summarize "${sumargs[@]}" "$out"/lit-*.json || status=$?
+    log "done in $(( $(date +%s) - start )) s; results in $out"
+    exit $status
+}
+
+main "$@"
