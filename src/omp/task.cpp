@@ -350,7 +350,7 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     if (rec->flags & f_destructors) kt->data1.destructors(th->gtid, kt);
     rec->flags &= static_cast<std::uint8_t>(~f_running);
 
-    th = this_thread();
+    // Tied: still on the thread that started us.
     th->current = prev_it;
     rc->current = prev_cur;
     if (si) si->~standin();
@@ -443,31 +443,42 @@ void run_included(const here& h, ext::task* rec) {
     execute(rec, true, false);
 }
 
+namespace {
+struct fixed_icvs {
+    bool cancellation;
+    int max_priority;
+};
+const fixed_icvs& fixed() {
+    static const fixed_icvs f{globals().cancellation, globals().max_task_priority};
+    return f;
+}
+}  // namespace
+
 void launch(const here& h, ext::task* rec, bool hold) {
+    (void)h;
     kmp_task_t* kt = ktask_of(rec);
     node* p = parent_node(rec);
     tgroup* g = rel_group(rec);
-    if (globals().cancellation && (g || parent_is_task(rec))) rec->user |= u_cancel_check;
-    const int maxp = globals().max_task_priority;
-    rec->prio = loom::priority::normal;
-    if (maxp > 0 && (rec->user & u_prio)) {
+    root_ctx* home = data_of(rec)->root;
+    const fixed_icvs& f = fixed();
+    if (f.cancellation && (g || parent_is_task(rec))) rec->user |= u_cancel_check;
+    if (f.max_priority > 0 && (rec->user & u_prio)) {
         // Priorities 0..max: the upper half (p * 2 > max) is served before everything
         // else (loom::priority::high), the rest as normal work.
         int pr = kt->data2.priority;
-        if (pr > maxp) pr = maxp;
-        if (pr > 0 && pr * 2 > maxp) rec->prio = loom::priority::high;
+        if (pr > f.max_priority) pr = f.max_priority;
+        if (pr > 0 && pr * 2 > f.max_priority) rec->prio = loom::priority::high;
     }
-    if (!hold && ((rec->flags & f_final) || h.rc->immediate)) {
+    if (!hold && ((rec->flags & f_final) || home->immediate)) {
         run_included(h, rec);
         return;
     }
     p->created += 1;
     (g ? &g->n : p)->unreleased += 1;
-    if (!h.rc->current && !h.rc->phase_tasks && h.rc->tm) {
-        h.rc->phase_tasks = true;
-        h.rc->tm->tasks.busy.fetch_add(1, std::memory_order_acq_rel);
-    } else if (!h.rc->current && !h.rc->phase_tasks) {
-        h.rc->phase_tasks = true;
+    if (!parent_is_task(rec) && !home->phase_tasks) {
+        // The implicit task itself created it (so `home` is the running context).
+        home->phase_tasks = true;
+        if (home->tm) home->tm->tasks.busy.fetch_add(1, std::memory_order_acq_rel);
     }
     if (hold) return;
     ext::submit(rec);
@@ -500,7 +511,8 @@ bool help_one(node* owner) {
 }
 
 void start_counted(const here& h, ext::task* rec) {
-    if ((rec->flags & f_final) || h.rc->immediate) {
+    (void)h;
+    if ((rec->flags & f_final) || data_of(rec)->root->immediate) {
         execute(rec, true, false);
     } else {
         ext::submit(rec);
@@ -614,7 +626,7 @@ LOOM_OMP_API kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* kt) {
         rec->flags |= f_requeue;
         return 0;
     }
-    launch(current_here(), rec, false);
+    launch(here{nullptr, nullptr}, rec, false);
     return 0;
 }
 
