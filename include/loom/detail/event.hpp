@@ -62,9 +62,10 @@ public:
 
 private:
     // Pushes `entry`, storing the previous head in the entry's link before the
-    // releasing CAS publishes it.
+    // releasing CAS publishes it. Seeing set_mark must acquire (load and CAS failure):
+    // the caller then goes on without waiting and reads what the setter wrote.
     bool push(std::uintptr_t entry) noexcept {
-        std::uintptr_t old = head_.load(std::memory_order_relaxed);
+        std::uintptr_t old = head_.load(std::memory_order_acquire);
         for (;;) {
             if (old == set_mark) return false;
             if (entry & task_tag) {
@@ -73,7 +74,7 @@ private:
                 reinterpret_cast<callback_node*>(entry)->next = old;
             }
             if (head_.compare_exchange_weak(old, entry, std::memory_order_release,
-                                            std::memory_order_relaxed)) {
+                                            std::memory_order_acquire)) {
                 return true;
             }
         }

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "loom/detail/block_cache.hpp"
 #include "loom/detail/config.hpp"
 #include "loom/detail/event.hpp"
 #include "loom/ext/scheduler.hpp"
@@ -42,6 +43,14 @@ public:
     state_base(const state_base&) = delete;
     state_base& operator=(const state_base&) = delete;
     virtual ~state_base() = default;
+
+    // States and the frames derived from them come from a per-thread block cache.
+    static void* operator new(std::size_t size) { return block_cache::allocate(size); }
+    static void operator delete(void* p, std::size_t size) noexcept { block_cache::deallocate(p, size); }
+    static void* operator new(std::size_t size, std::align_val_t al) { return ::operator new(size, al); }
+    static void operator delete(void* p, std::size_t size, std::align_val_t al) noexcept {
+        ::operator delete(p, size, al);
+    }
 
     void add_ref() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
     void release() noexcept {
