@@ -10,6 +10,7 @@
 //   tag    = live_tag while initialised (destroy writes dead_tag) so a check can tell
 //            an initialised lock from garbage; 0 is accepted as "free, default" so a
 //            zero-initialised word works without an init (critical names, lock table).
+//            Taking a zero, destroyed or garbage word turns it into a live one.
 //   spin class = how long to spin before sleeping (from the lock hint).
 //
 // Acquire (Drepper, "Futexes Are Tricky", mutex 3): CAS state 0 -> 1; on failure spin
@@ -147,9 +148,12 @@ private:
     std::atomic_ref<std::uint32_t> ref() const noexcept {
         return std::atomic_ref<std::uint32_t>(*w_);
     }
-    /// The word without its state bits; a zero word becomes an initialised one.
+    /// The word without its state bits. A zero, destroyed or garbage word becomes an
+    /// initialised one, so a lock taken through it is valid from then on and every
+    /// other user waits for it (no word is ever both held and invalid unless it was
+    /// garbage to begin with).
     static std::uint32_t base_of(std::uint32_t w) noexcept {
-        return w == 0 ? live_tag : (w & ~state_mask);
+        return (w & tag_mask) == live_tag ? (w & ~state_mask) : initial(spin_class::normal);
     }
 
     /// A word that is neither initialised nor zero (an uninitialised omp_lock_t on the
