@@ -44,6 +44,20 @@ def test_discovers_every_manifest(bench_root):
     assert m.estimate_s == {"quick": 1.0, "full": 1.0}
 
 
+def test_extra_manifests_of_one_folder_follow_its_manifest(bench_root):
+    import textwrap
+    write_manifest(bench_root, "core", GOOD.replace('"daxpy"', '"core-fib"', 1))
+    (bench_root / "core" / "manifest.pingpong.toml").write_text(
+        textwrap.dedent(GOOD.replace('"daxpy"', '"core-pingpong"', 1)))
+    (bench_root / "core" / "manifest.idle.toml").write_text(
+        textwrap.dedent(GOOD.replace('"daxpy"', '"core-idle"', 1)))
+    (bench_root / "core" / "notes.toml").write_text("not a manifest")
+    write_manifest(bench_root, "abc", GOOD.replace('"daxpy"', '"abc"', 1))
+    good, broken = manifest.discover(bench_root)
+    assert [m.name for m in good] == ["abc", "core-fib", "core-idle", "core-pingpong"]
+    assert broken == []
+
+
 def test_full_defaults_to_quick(bench_root):
     text = GOOD[:GOOD.index("    [params.full]")]
     write_manifest(bench_root, "d", text)

@@ -97,3 +97,35 @@ def test_format_seconds():
     assert metg.format_seconds(0.25) == "250 ms"
     assert metg.format_seconds(3.0) == "3 s"
     assert metg.format_seconds(None) == "n/a"
+
+
+class _Cell:
+    """The fields of a CellResult that metg.from_cells reads."""
+
+    def __init__(self, grain, time_s, work, system="loom", threads=2):
+        self.status, self.time_s, self.system, self.threads = "ok", time_s, system, threads
+        self.params = {"kernel": "memory_bound", "grain": grain}
+        self.work = work
+
+
+def test_memory_bound_curves_use_bytes_per_second():
+    # 1000 tasks on 2 cores; bytes/s halves at grain 1 (eff 0.5 -> the METG).
+    cells = [_Cell(100, 0.100, {"bytes": 1e9, "tasks": 1000}),
+             _Cell(10, 0.010, {"bytes": 1e8, "tasks": 1000}),
+             _Cell(1, 0.002, {"bytes": 1e7, "tasks": 1000}),
+             _Cell(0, 0.002, {"bytes": 0, "tasks": 1000})]
+    (key, per_system), = metg.from_cells(cells, "grain").items()
+    result = per_system["loom"]
+    assert result.unit == "bytes/s"
+    assert result.status == metg.OK
+    assert result.value_s == pytest.approx(0.002 * 2 / 1000)   # exactly 50 % at grain 1
+
+
+def test_flops_preferred_and_missing_work_is_no_data():
+    both = [_Cell(10, 0.01, {"flops": 1e6, "bytes": 5, "tasks": 10}),
+            _Cell(1, 0.01, {"flops": 1e5, "bytes": 5, "tasks": 10})]
+    (_, per_system), = metg.from_cells(both, "grain").items()
+    assert per_system["loom"].unit == "FLOP/s"
+    neither = [_Cell(10, 0.01, {"tasks": 10})]
+    (_, per_system), = metg.from_cells(neither, "grain").items()
+    assert per_system["loom"].status == metg.NO_DATA

@@ -42,7 +42,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="where binaries are (manifest paths are relative to it) "
                         "[%(default)s]")
     p.add_argument("--bench-root", type=Path, default=REPO / "bench",
-                   help="directory whose */manifest.toml are the benchmarks [%(default)s]")
+                   help="directory whose */manifest.toml (and */manifest.*.toml) are the benchmarks [%(default)s]")
     p.add_argument("--loom-omp-dir", type=Path, default=None,
                    help="directory with loom's libomp.so.5 / libgomp.so.1 "
                         "[$LOOM_OMP_DIR or BUILD_DIR/src/omp]")

@@ -89,11 +89,16 @@ class BrokenManifest:
 
 
 def discover(bench_root: Path) -> tuple[list[Manifest], list[BrokenManifest]]:
-    """Load every bench_root/*/manifest.toml, sorted by directory name."""
+    """Load every bench_root/*/manifest.toml, sorted by directory name.
+
+    A folder holding several benchmarks (bench/core: fib, ping-pong, idle burn)
+    adds one `manifest.<name>.toml` per further benchmark beside its
+    manifest.toml; they follow it in file-name order.
+    """
     good: list[Manifest] = []
     broken: list[BrokenManifest] = []
     seen: dict[str, Path] = {}
-    for path in sorted(Path(bench_root).glob("*/manifest.toml")):
+    for path in manifest_paths(bench_root):
         try:
             manifest = load(path)
         except ManifestError as exc:
@@ -107,6 +112,12 @@ def discover(bench_root: Path) -> tuple[list[Manifest], list[BrokenManifest]]:
         seen[manifest.name] = path
         good.append(manifest)
     return good, broken
+
+
+def manifest_paths(bench_root: Path) -> list[Path]:
+    """bench_root/<dir>/manifest.toml and <dir>/manifest.*.toml, by directory, then name."""
+    paths = [*Path(bench_root).glob("*/manifest.toml"), *Path(bench_root).glob("*/manifest.*.toml")]
+    return sorted(set(paths), key=lambda p: (p.parent.name, p.name != "manifest.toml", p.name))
 
 
 def load(path: Path) -> Manifest:

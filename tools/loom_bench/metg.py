@@ -20,6 +20,10 @@ Task Bench interpolates linearly, not in log-granularity; so do we.
 If no point falls below 50 % the METG is below the smallest granularity
 measured ("< smallest measured"); if none reaches 50 %, it is "not reached".
 Where Task Bench averages repeated runs, we use the median (see results.py).
+
+Kernels that do no floating-point work (Task Bench's memory_bound) report
+`work.bytes` instead of `work.flops`; their curves measure efficiency in
+bytes/s (peak = bytes/s of the largest grain) and say so (`Metg.unit`).
 """
 
 from __future__ import annotations
@@ -69,6 +73,7 @@ class Metg:
     value_s: float | None = None
     curve: list[CurvePoint] = field(default_factory=list)
     detail: str = ""
+    unit: str = "FLOP/s"   # what efficiency is a share of: "FLOP/s" or "bytes/s"
 
     def text(self) -> str:
         if self.status == OK:
@@ -156,9 +161,26 @@ def from_cells(cells, grain: str, threshold: float = THRESHOLD) -> dict[tuple, d
     return out
 
 
+# The work measure of a curve, in order of preference, and the rate it gives.
+WORK_UNITS = (("flops", "FLOP/s"), ("bytes", "bytes/s"))
+
+
+def work_unit(cells) -> tuple[str, str] | None:
+    """(work key, rate label) that every cell reports, or None."""
+    for key, unit in WORK_UNITS:
+        if cells and all(key in c.work for c in cells):
+            return key, unit
+    return None
+
+
 def _curve_metg(cells, grain: str, threads: int, threshold: float) -> Metg:
-    if any("flops" not in c.work or "tasks" not in c.work for c in cells):
-        return Metg(NO_DATA, detail="binary did not report work.flops and work.tasks")
-    points = [Point(float(c.params[grain]), c.time_s, float(c.work["flops"]),
+    unit = work_unit(cells)
+    if unit is None or any("tasks" not in c.work for c in cells):
+        return Metg(NO_DATA, detail="binary did not report work.tasks and work.flops "
+                                    "(or work.bytes) in every cell")
+    key, label = unit
+    points = [Point(float(c.params[grain]), c.time_s, float(c.work[key]),
                     float(c.work["tasks"]), threads) for c in cells]
-    return compute(points, threshold)
+    result = compute(points, threshold)
+    result.unit = label
+    return result

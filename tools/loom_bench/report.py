@@ -17,6 +17,7 @@ from typing import Any
 
 from . import metg as metg_mod
 from . import metrics, plots
+from .manifest import FLOP_METRICS
 from .results import FAILED, OK, SKIPPED, CellResult, Document
 from .systems import SYSTEMS, reference_for
 
@@ -147,7 +148,7 @@ def _summary_table(bench: dict, cells: list[CellResult]) -> list[str]:
             row += [metg_mod.format_seconds(c.time_s),
                     f"{ratio:.2f} ({ref})" if ratio is not None else ("—" if ref is None else "n/a")]
             if metric != "time":
-                row.append(_num(metrics.metric_value(c, metric)))
+                row.append(_metric_text(c, metric))
             row += [_num(c.cpu_s), _num(c.energy_j)]
         rows.append(row)
     table = _table(head, rows)
@@ -157,6 +158,17 @@ def _summary_table(bench: dict, cells: list[CellResult]) -> list[str]:
     note = ("*vs loom* = this system's median time / the loom reference's (same point and "
             "threads): above 1 means loom was faster.")
     return ["### Summary", "", note, ""] + table + [""]
+
+
+def _metric_text(cell: CellResult, metric: str) -> str:
+    """The metric's value; a FLOP metric of a cell that reports bytes instead (Task
+    Bench's memory_bound) shows bytes/s at the same scale, labelled."""
+    value = metrics.metric_value(cell, metric)
+    if value is None and metric in FLOP_METRICS and "bytes" in cell.work and cell.time_s:
+        scale = FLOP_METRICS[metric]
+        prefix = {1.0: "", 1e3: "k", 1e6: "M", 1e9: "G"}[scale]
+        return f"{_num(cell.work['bytes'] / cell.time_s / scale)} {prefix}B/s"
+    return _num(value)
 
 
 def _scaling_figures(bench: dict, cells: list[CellResult], out_dir: Path) -> list[str]:
@@ -201,6 +213,9 @@ def _metg_section(bench: dict, cells: list[CellResult], out_dir: Path) -> list[s
     rows, figures = [], []
     for n, ((rest, threads), per_system) in enumerate(sorted(curves.items(), key=str)):
         label = " ".join(f"{k}={v}" for k, v in rest if k in varying) + f" T={threads}"
+        units = sorted({m.unit for m in per_system.values()})
+        if units != ["FLOP/s"]:   # memory_bound: efficiency of bytes/s, say so
+            label += f" [{' / '.join(units)}]"
         rows.append([label.strip()] + [per_system[s].text() if s in per_system else "—"
                                        for s in systems])
         png = plots.metg_curves(per_system, out_dir / f"{_slug(bench['name'])}-metg-{n}.png",
@@ -332,7 +347,8 @@ def _conventions() -> list[str]:
         "- *speed-up*: against the `serial` variant at the same point when the benchmark has "
         "one, otherwise against the same system's smallest thread count.",
         "- *METG(50 %)* (Task Bench): peak FLOP/s from the largest grain; efficiency = FLOP/s "
-        "/ peak; granularity = wall time x threads / tasks; METG = granularity where "
+        "/ peak (bytes/s for kernels that report `work.bytes` instead of FLOPs, such as "
+        "memory_bound; such curves are marked [bytes/s]); granularity = wall time x threads / tasks; METG = granularity where "
         "efficiency crosses 50 %, linearly interpolated between the two neighbouring grains "
         "(Task Bench's convention). `< smallest measured`: efficiency never fell below 50 %; "
         "`not reached`: never reached 50 %.",

@@ -1,0 +1,150 @@
+// BOTS-style cilksort of N 32-bit integers with loom::task_group: the tree of the
+// OpenMP version (sort_omp.cpp) with the same cut-off rule: split in four, sort the
+// quarters as child tasks, merge pairs as child tasks (the merge split recursively
+// by binary search); below the cut-off a range is sorted (sequential quicksort) or
+// merged sequentially. Every task_group spawns all its children, as the OpenMP
+// version creates a task for each and then waits; wait() runs those no other
+// worker took. The sequential kernels are the OpenMP version's, copied verbatim.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "bench.hpp"
+#include "hash.hpp"
+#include "loom/runtime.hpp"
+#include "loom/task_group.hpp"
+
+namespace lb = loom_bench;
+
+namespace {
+
+using Elm = std::int32_t;
+constexpr long kInsertion = 20;  // BOTS INSERTIONSIZE: quicksort hands short runs to this
+
+long g_cutoff = 2048;  // set once from the command line before any task runs
+
+void insertion_sort(Elm* low, Elm* high) {
+  for (Elm* q = low + 1; q <= high; ++q) {
+    Elm a = *q;
+    Elm* p = q - 1;
+    for (; p >= low && *p > a; --p) p[1] = *p;
+    p[1] = a;
+  }
+}
+
+Elm median3(Elm a, Elm b, Elm c) { return std::max(std::min(a, b), std::min(std::max(a, b), c)); }
+
+// Hoare partition around a median of three; returns the last element of the low side.
+Elm* partition(Elm* low, Elm* high) {
+  const Elm pivot = median3(*low, *high, low[(high - low) / 2]);
+  Elm* lo = low - 1;
+  Elm* hi = high + 1;
+  for (;;) {
+    do ++lo; while (*lo < pivot);
+    do --hi; while (*hi > pivot);
+    if (lo >= hi) return hi;
+    std::swap(*lo, *hi);
+  }
+}
+
+void seqquick(Elm* low, Elm* high) {
+  while (high - low >= kInsertion) {
+    Elm* p = partition(low, high);
+    seqquick(low, p);
+    low = p + 1;
+  }
+  insertion_sort(low, high);
+}
+
+void seqmerge(const Elm* low1, const Elm* high1, const Elm* low2, const Elm* high2, Elm* dest) {
+  while (low1 <= high1 && low2 <= high2) *dest++ = (*low2 < *low1) ? *low2++ : *low1++;
+  while (low1 <= high1) *dest++ = *low1++;
+  while (low2 <= high2) *dest++ = *low2++;
+}
+
+// First position in [low, high] whose element is >= val (high + 1 if none).
+const Elm* binsplit(Elm val, const Elm* low, const Elm* high) {
+  return std::lower_bound(low, high + 1, val);
+}
+
+// Merges sorted [low1, high1] and [low2, high2] into dest: split the longer run in
+// half, find where its middle element falls in the other, merge both sides as tasks.
+void cilkmerge(const Elm* low1, const Elm* high1, const Elm* low2, const Elm* high2, Elm* dest) {
+  if (high2 - low2 > high1 - low1) {
+    std::swap(low1, low2);
+    std::swap(high1, high2);
+  }
+  if (high1 < low1) return;  // both runs empty
+  if (high2 - low2 < g_cutoff) {
+    seqmerge(low1, high1, low2, high2, dest);
+    return;
+  }
+  const Elm* split1 = low1 + (high1 - low1 + 1) / 2;
+  const Elm* split2 = binsplit(*split1, low2, high2);
+  const long lowsize = (split1 - low1) + (split2 - low2);
+  dest[lowsize] = *split1;
+  loom::task_group g;
+  g.spawn([=] { cilkmerge(low1, split1 - 1, low2, split2 - 1, dest); });
+  g.spawn([=] { cilkmerge(split1 + 1, high1, split2, high2, dest + lowsize + 1); });
+  g.wait();
+}
+
+void cilksort(Elm* low, Elm* tmp, long size) {
+  if (size < g_cutoff || size < 4) {
+    seqquick(low, low + size - 1);
+    return;
+  }
+  const long q = size / 4;
+  Elm *a = low, *b = a + q, *c = b + q, *d = c + q;
+  Elm *ta = tmp, *tb = ta + q, *tc = tb + q, *td = tc + q;
+  loom::task_group g;
+  g.spawn([=] { cilksort(a, ta, q); });
+  g.spawn([=] { cilksort(b, tb, q); });
+  g.spawn([=] { cilksort(c, tc, q); });
+  g.spawn([=] { cilksort(d, td, size - 3 * q); });
+  g.wait();
+  g.spawn([=] { cilkmerge(a, a + q - 1, b, b + q - 1, ta); });
+  g.spawn([=] { cilkmerge(c, c + q - 1, d, low + size - 1, tc); });
+  g.wait();
+  cilkmerge(ta, tc - 1, tc, ta + size - 1, a);
+}
+
+std::vector<Elm> make_input(long n) {
+  std::vector<Elm> v(static_cast<size_t>(n));
+  for (long i = 0; i < n; ++i) v[size_t(i)] = Elm(std::uint32_t(lb::mix64(std::uint64_t(i) + 1)));
+  return v;
+}
+
+// Order-independent fingerprint of the values: sorting must keep the multiset.
+std::uint64_t fingerprint(const std::vector<Elm>& v) {
+  std::uint64_t sum = 0;
+  for (Elm x : v) sum += lb::mix64(std::uint64_t(std::uint32_t(x)) ^ 0x9e3779b97f4a7c15ULL);
+  return sum;
+}
+
+bool verify(const std::vector<Elm>& v, std::uint64_t input_fingerprint) {
+  return std::is_sorted(v.begin(), v.end()) && fingerprint(v) == input_fingerprint;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  lb::Cli cli(argc, argv, "sort", "BOTS-style cilksort of 32-bit integers with loom::task_group");
+  const long n = long(cli.integer("n", 10000000, 1, 1L << 31, "number of integers"));
+  g_cutoff = long(cli.integer("cutoff", 2048, 1, 1L << 40,
+                              "sizes below this are sorted/merged sequentially"));
+  auto run = lb::run_options(cli);
+  cli.finish();
+  const int threads = lb::default_threads(run);
+  loom::runtime rt{loom::runtime_options{.num_threads = unsigned(threads)}};
+
+  const std::vector<Elm> input = make_input(n);
+  const std::uint64_t expect = fingerprint(input);
+  std::vector<Elm> data(input.size()), tmp(input.size());
+  auto timing = lb::measure_checked(
+      run, [&] { std::memcpy(data.data(), input.data(), input.size() * sizeof(Elm)); },
+      [&] { cilksort(data.data(), tmp.data(), n); }, [&] { return verify(data, expect); });
+  return lb::report(cli, run, int(loom::num_threads()), timing.times, timing.verified,
+                    lb::JsonObject().set("elements", n));
+}
