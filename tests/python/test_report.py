@@ -252,3 +252,29 @@ def test_speedup_baseline_is_serial_when_present():
     assert series[(("n", 1),)]["loom"] == [(1, 0.8), (2, 2.0)]
     series = metrics.speedups([cell("loom", 1, 1.0), cell("loom", 2, 0.5)])
     assert series[(("n", 1),)]["loom"] == [(1, 1.0), (2, 2.0)]
+
+
+def test_speedup_baseline_self_ignores_serial():
+    cells = [results.CellResult("b", s, {"n": 1}, t, [], {}, "ok", time_s=v)
+             for s, t, v in (("serial", 1, 0.01), ("loom", 1, 1.0), ("loom", 2, 0.5))]
+    [(point, by_serial)] = metrics.speedups(cells).items()
+    assert by_serial["loom"] == [(1, pytest.approx(0.01)), (2, pytest.approx(0.02))]
+    [(point, by_self)] = metrics.speedups(cells, "self").items()
+    assert by_self["loom"] == [(1, pytest.approx(1.0)), (2, pytest.approx(2.0))]
+
+
+def test_unavailable_reference_passes_to_the_next_loom_system():
+    from loom_bench import report
+    bench = {"variants": [{"system": "gnu-omp"}, {"system": "loom-omp"},
+                          {"system": "loom-gomp", "unavailable": "no libgomp.so.1"}]}
+    cells = [results.CellResult("b", s, {"n": 1}, 2, [], {}, "ok", time_s=v)
+             for s, v in (("gnu-omp", 3.0), ("loom-omp", 1.5))]
+    index = metrics.by_key(cells)
+    ref, ratio = metrics.ratio_to_reference(cells[0], index, report._available(bench))
+    assert (ref, ratio) == ("loom-omp", pytest.approx(2.0))
+
+
+def test_numbers_use_si_prefixes():
+    from loom_bench import report
+    assert [report._num(v) for v in (7750171, 2.66e7, 1510306, 999, 0.0123, None)] == \
+        ["7.75 M", "26.6 M", "1.51 M", "999", "0.0123", "n/a"]

@@ -30,8 +30,10 @@ _TOP_KEYS = {"name", "title", "description", "kind", "metric", "reference", "var
              "params", "report", "estimate_s", "timeout_s"}
 _VARIANT_KEYS = {"system", "binary", "args", "env", "threads"}
 # Report options per kind: option -> default ("" = required, must name a parameter).
+# [report] options whose value is a word, not a parameter name.
+_REPORT_WORDS: dict[str, tuple[str, ...]] = {"baseline": ("serial", "self")}
 _REPORT_OPTIONS: dict[str, dict[str, Any]] = {
-    "scaling": {"size": None},
+    "scaling": {"size": None, "baseline": "serial"},
     "metg": {"grain": ""},
     "sort_cutoff": {"cutoff": "cutoff"},
     "flops_bars": {"group": None},
@@ -266,6 +268,11 @@ def _parse_report(kind: str, raw: Any, params: dict[str, dict[str, list]]) -> di
     report = {**options, **raw}
     names = set(params["quick"])
     for key, value in report.items():
+        if key in _REPORT_WORDS:
+            if value not in _REPORT_WORDS[key]:
+                raise ManifestError(f"[report].{key} must be one of "
+                                    f"{', '.join(_REPORT_WORDS[key])}, not {value!r}")
+            continue
         if value == "":
             raise ManifestError(f"[report].{key} is required for kind {kind!r}")
         for param in value if isinstance(value, list) else [value]:

@@ -68,19 +68,23 @@ def ratio_to_reference(cell: CellResult, index: dict[tuple, CellResult], systems
     return ref, cell.time_s / other.time_s
 
 
-def speedups(cells: list[CellResult]) -> dict[PointKey, dict[str, list[tuple[int, float]]]]:
+def speedups(cells: list[CellResult], baseline: str = "serial"
+             ) -> dict[PointKey, dict[str, list[tuple[int, float]]]]:
     """point -> system -> [(threads, speed-up)], sorted by threads.
 
-    The baseline is the `serial` variant at the same point when the benchmark
-    has one (so curves of different runtimes share one yardstick), otherwise
-    each system's own time at its smallest measured thread count.
+    With baseline "serial" the yardstick is the `serial` variant at the same
+    point when the benchmark has one (so curves of different runtimes share one
+    yardstick), otherwise each system's own time at its smallest measured
+    thread count; baseline "self" always takes the latter (for task trees whose
+    serial version the compiler reduces to far less work than the tree).
     """
     series: dict[PointKey, dict[str, list[tuple[int, float]]]] = defaultdict(dict)
     grouped: dict[PointKey, dict[str, list[CellResult]]] = defaultdict(lambda: defaultdict(list))
     for cell in ok(cells):
         grouped[point_key(cell.params)][cell.system].append(cell)
     for point, per_system in grouped.items():
-        serial = min(per_system.get("serial", []), key=lambda c: c.threads, default=None)
+        serial = min(per_system.get("serial", []) if baseline == "serial" else [],
+                     key=lambda c: c.threads, default=None)
         for system, group in per_system.items():
             group.sort(key=lambda c: c.threads)
             base = serial.time_s if serial and system != "serial" else group[0].time_s

@@ -128,11 +128,20 @@ def _benchmark_section(bench: dict, cells: list[CellResult], out_dir: Path) -> l
     return lines
 
 
+def _available(bench: dict) -> set[str]:
+    """Systems that could run (a failed reference still shows its cells as n/a).
+
+    An unavailable reference (loom-gomp before loom's libgomp.so.1 exists) passes
+    the comparison on to the next loom system in line, which the ratio names.
+    """
+    return {v["system"] for v in bench["variants"] if not v.get("unavailable")}
+
+
 def _summary_table(bench: dict, cells: list[CellResult]) -> list[str]:
     if not cells:
         return ["No cells were run for this benchmark (see Failures).", ""]
     names = list(cells[0].params)
-    present = {v["system"] for v in bench["variants"]}   # unavailable references show n/a
+    present = _available(bench)
     index = metrics.by_key(cells)
     metric = bench["metric"]
     head = [*names, "T", "system", "median time", "vs loom", "CPU-s", "J"]
@@ -167,13 +176,17 @@ def _metric_text(cell: CellResult, metric: str) -> str:
     if value is None and metric in FLOP_METRICS and "bytes" in cell.work and cell.time_s:
         scale = FLOP_METRICS[metric]
         prefix = {1.0: "", 1e3: "k", 1e6: "M", 1e9: "G"}[scale]
-        return f"{_num(cell.work['bytes'] / cell.time_s / scale)} {prefix}B/s"
+        return f"{cell.work['bytes'] / cell.time_s / scale:.3g} {prefix}B/s"
     return _num(value)
 
 
 def _scaling_figures(bench: dict, cells: list[CellResult], out_dir: Path) -> list[str]:
+    baseline = (bench.get("report") or {}).get("baseline", "serial")
     lines = ["### Speed-up", ""]
-    series = metrics.speedups(cells)
+    if baseline == "self":
+        lines += ["Each system against its own time at the smallest thread count "
+                  "(`baseline = \"self\"`).", ""]
+    series = metrics.speedups(cells, baseline)
     panels = [(_point_label(point), s) for point, s in series.items()]
     png = plots.speedup_grid(panels, out_dir / f"{_slug(bench['name'])}-speedup.png",
                              f"{bench['title']}: speed-up")
@@ -227,7 +240,7 @@ def _metg_section(bench: dict, cells: list[CellResult], out_dir: Path) -> list[s
 def _heatmap_section(bench: dict, cells: list[CellResult], out_dir: Path) -> list[str]:
     cutoff = bench["report"]["cutoff"]
     good = metrics.ok(cells)
-    present = {v["system"] for v in bench["variants"]}
+    present = _available(bench)
     index = metrics.by_key(good)
     lines = ["### Time ratio runtime / loom over threads x cut-off", "",
              "Each square: peer's median time / loom's at the same threads and cut-off "
@@ -345,7 +358,8 @@ def _conventions() -> list[str]:
         "- *CPU-s*: user + system CPU-seconds of the benchmark process (median over repeats); "
         "*J*: package energy from RAPL over the process lifetime (n/a where unreadable).",
         "- *speed-up*: against the `serial` variant at the same point when the benchmark has "
-        "one, otherwise against the same system's smallest thread count.",
+        "one (and the manifest does not say `baseline = \"self\"`), otherwise against the "
+        "same system's smallest thread count.",
         "- *METG(50 %)* (Task Bench): peak FLOP/s from the largest grain; efficiency = FLOP/s "
         "/ peak (bytes/s for kernels that report `work.bytes` instead of FLOPs, such as "
         "memory_bound; such curves are marked [bytes/s]); granularity = wall time x threads / tasks; METG = granularity where "
@@ -384,11 +398,12 @@ def _point_label(point: metrics.PointKey) -> str:
 
 
 def _num(value: float | None) -> str:
-    """3 significant digits, without exponents for the everyday range."""
+    """3 significant digits; k, M, G, T for thousands and up (no exponents)."""
     if value is None:
         return "n/a"
-    if 1e3 <= abs(value) < 1e7:
-        return f"{value:.0f}"
+    for scale, suffix in ((1e12, " T"), (1e9, " G"), (1e6, " M"), (1e3, " k")):
+        if abs(value) >= scale:
+            return f"{value / scale:.3g}{suffix}"
     return f"{value:.3g}"
 
 
