@@ -259,10 +259,11 @@ kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
     rec->owner = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(pn) | (parent ? 1 : 0));
     rec->run = &run_entry;
     if (flags & kf_tied) fl |= f_tied;
-    if ((flags & kf_final) || (parent && (record_of(parent)->flags & f_final))) fl |= f_final;
+    const bool in_final = parent && (record_of(parent)->flags & f_final);
+    if ((flags & kf_final) || in_final) fl |= f_final;
     if (flags & kf_destructors) fl |= f_destructors;
     rec->flags = fl;
-    rec->user = u_explicit;
+    rec->user = in_final ? (u_explicit | u_included) : u_explicit;
     tdata* d = data_of(rec);
     ::new (&d->n) node;
     d->root = parent ? parent->root : h.rc;
@@ -469,7 +470,7 @@ void launch(const here& h, ext::task* rec, bool hold) {
         if (pr > f.max_priority) pr = f.max_priority;
         if (pr > 0 && pr * 2 > f.max_priority) rec->prio = loom::priority::high;
     }
-    if (!hold && ((rec->flags & f_final) || home->immediate)) {
+    if (!hold && ((rec->user & u_included) || home->immediate)) {
         run_included(h, rec);
         return;
     }
@@ -512,7 +513,7 @@ bool help_one(node* owner) {
 
 void start_counted(const here& h, ext::task* rec) {
     (void)h;
-    if ((rec->flags & f_final) || data_of(rec)->root->immediate) {
+    if ((rec->user & u_included) || data_of(rec)->root->immediate) {
         execute(rec, true, false);
     } else {
         ext::submit(rec);

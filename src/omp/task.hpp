@@ -107,7 +107,7 @@ inline constexpr std::size_t inline_room = ext::task::storage_size - sizeof(tdat
 
 // ext::task::flags bits.
 inline constexpr std::uint8_t f_tied = 1;
-inline constexpr std::uint8_t f_final = 2;       // final: children are included tasks
+inline constexpr std::uint8_t f_final = 2;       // final (its descendants are final and included)
 inline constexpr std::uint8_t f_extra = 4;       // slot holds an extra block
 inline constexpr std::uint8_t f_heap = 8;        // record is a heap block
 inline constexpr std::uint8_t f_running = 16;
@@ -120,6 +120,7 @@ inline constexpr std::uint8_t u_deps = 2;        // has a depnode (extra->dn)
 inline constexpr std::uint8_t u_explicit = 4;    // always set: the record is an OpenMP task
 inline constexpr std::uint8_t u_cancel_check = 8;
 inline constexpr std::uint8_t u_prio = 16;       // priority clause (kmp_task_t::data2)
+inline constexpr std::uint8_t u_included = 32;   // a descendant of a final task: runs at once
 
 /// Rare per-task data, allocated on demand (a pooled record used as raw memory).
 struct extra {
