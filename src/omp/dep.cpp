@@ -149,7 +149,8 @@ std::vector<dep_item> collect(kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2, k
     auto add = [&](kmp_int32 n, kmp_depend_info* l) {
         for (kmp_int32 i = 0; i < n; ++i) {
             if (l[i].flags == 0) continue;
-            const bool all = (l[i].flags & 0x80) != 0;
+            // omp_all_memory: flag 0x80, or (older code generation) address -1.
+            const bool all = (l[i].flags & 0x80) != 0 || l[i].base_addr == -1;
             v.push_back(dep_item{all ? 0 : l[i].base_addr, all ? k_out : kind_of(l[i].flags), all});
         }
     };

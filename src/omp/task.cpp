@@ -342,7 +342,7 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
             r = record_of(reinterpret_cast<tdata*>(parent_node(r)));
         }
     }
-    if (run_body) {
+    if (run_body && kt->routine) {  // a null routine is an empty task (taskwait nowait)
         do {
             rec->flags &= static_cast<std::uint8_t>(~f_requeue);
             kt->routine(th->gtid, kt);
