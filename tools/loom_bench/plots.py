@@ -32,8 +32,10 @@ def color(system: str) -> str:
 
 
 def speedup_grid(panels: list[tuple[str, dict[str, list[tuple[int, float]]]]], path: Path,
-                 title: str) -> Path | None:
-    """Speed-up vs threads, one panel per parameter point, one line per system."""
+                 title: str, ylabel: str = "speed-up", ideal: bool = True) -> Path | None:
+    """Speed-up vs threads, one panel per parameter point, one line per system.
+
+    With ideal=False any per-thread value (the metric itself, log scale)."""
     panels = [(name, series) for name, series in panels if any(series.values())]
     if not panels:
         return None
@@ -45,13 +47,17 @@ def speedup_grid(panels: list[tuple[str, dict[str, list[tuple[int, float]]]]], p
             ax.plot(xs, ys, marker="o", label=system, color=color(system))
             threads.update(xs)
         top = max(threads)
-        ax.plot([1, top], [1, top], linestyle=":", color="black", linewidth=0.8, label="ideal")
+        if ideal:
+            ax.plot([1, top], [1, top], linestyle=":", color="black", linewidth=0.8, label="ideal")
+        else:
+            ax.set_yscale("log")
         ax.set_xticks(sorted(threads))
         ax.set_title(name or "all", fontsize=9)
         ax.set_xlabel("threads")
-        ax.set_ylabel("speed-up")
+        ax.set_ylabel(ylabel)
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=7)
+    # Above the ideal line is where curves rarely go: the legend hides least there.
+    axes[0].legend(fontsize=7, loc="upper left" if ideal else "best")
     return _save(fig, path, title)
 
 
@@ -150,7 +156,9 @@ def grouped_bars(categories: list[str], panels: list[tuple[str, dict[str, list[f
         ax.set_xticks(range(len(categories)), categories, rotation=20, ha="right", fontsize=8)
         ax.set_ylabel(label)
         ax.grid(axis="y", alpha=0.3)
-    axes[0][0].legend(fontsize=7)
+        ax.set_ylim(top=ax.get_ylim()[1] * 1.18)   # headroom for the legend row
+    axes[0][0].legend(fontsize=7, loc="upper center", ncol=len(axes[0][0].get_legend_handles_labels()[1]),
+                      frameon=False)
     return _save(fig, path, title)
 
 

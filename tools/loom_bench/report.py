@@ -187,14 +187,33 @@ def _scaling_figures(bench: dict, cells: list[CellResult], out_dir: Path) -> lis
         lines += ["Each system against its own time at the smallest thread count "
                   "(`baseline = \"self\"`).", ""]
     series = metrics.speedups(cells, baseline)
-    panels = [(_point_label(point), s) for point, s in series.items()]
+    shown = _varying([dict(point) for point in series]) or None
+    panels = [(_point_label(point, shown), s) for point, s in series.items()]
     png = plots.speedup_grid(panels, out_dir / f"{_slug(bench['name'])}-speedup.png",
                              f"{bench['title']}: speed-up")
     lines += [_image(png, "speed-up"), ""]
+    lines += _metric_vs_threads(bench, cells, shown, out_dir)
     size = (bench.get("report") or {}).get("size")
     if size:
         lines += _metric_vs_size(bench, cells, size, out_dir)
     return lines
+
+
+def _metric_vs_threads(bench: dict, cells: list[CellResult], shown: set[str] | None,
+                       out_dir: Path) -> list[str]:
+    """The metric itself per thread count: who is faster, which speed-ups hide."""
+    metric = bench["metric"]
+    series: dict[metrics.PointKey, dict[str, list[tuple[int, float]]]] = defaultdict(dict)
+    for c in sorted(metrics.ok(cells), key=lambda c: c.threads):
+        value = metrics.metric_value(c, metric)
+        if value is not None and value > 0:
+            series[metrics.point_key(c.params)].setdefault(c.system, []).append((c.threads, value))
+    label = metrics.metric_label(metric)
+    panels = [(_point_label(point, shown), s) for point, s in series.items()]
+    png = plots.speedup_grid(panels, out_dir / f"{_slug(bench['name'])}-threads.png",
+                             f"{bench['title']}: {label}", ylabel=label, ideal=False)
+    better = "lower" if metric == "time" else "higher"
+    return [f"### {label} over threads ({better} is better)", "", _image(png, label), ""]
 
 
 def _metric_vs_size(bench: dict, cells: list[CellResult], size: str, out_dir: Path) -> list[str]:
@@ -280,9 +299,13 @@ def _bars_section(bench: dict, cells: list[CellResult], out_dir: Path) -> list[s
     good = metrics.ok(cells)
     if not good:
         return ["### Bars", "", "No successful cells to plot.", ""]
-    group = bench["report"].get("group") or [k for k in good[0].params]
     top = metrics.max_threads(good)
     at_top = [c for c in good if c.threads == top]
+    # Without `group`: the parameters that differ between bars (not reps and sizes
+    # every bar shares), or all of them when only one group exists.
+    group = bench["report"].get("group") or (
+        [k for k in good[0].params if k in _varying([c.params for c in at_top])]
+        or list(good[0].params))
     categories = sorted({_group_label(c, group) for c in at_top}, key=str)
     systems = sorted({c.system for c in at_top})
     value = {(c.system, _group_label(c, group)): c for c in at_top}
@@ -393,8 +416,9 @@ def _varying(points: list[dict]) -> set[str]:
     return {k for k in keys if len({str(p.get(k)) for p in points}) > 1}
 
 
-def _point_label(point: metrics.PointKey) -> str:
-    return " ".join(f"{k}={v}" for k, v in point)
+def _point_label(point: metrics.PointKey, shown: set[str] | None = None) -> str:
+    """k=v for the parameters in `shown` (all when None)."""
+    return " ".join(f"{k}={v}" for k, v in point if shown is None or k in shown)
 
 
 def _num(value: float | None) -> str:
