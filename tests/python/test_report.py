@@ -163,7 +163,7 @@ def test_report_tables_and_figures(tiny_run):
     assert "| 1000 | 2 | llvm-omp | 625 µs | 1.25 (loom-omp) |" in report
     assert "### METG(50 %)" in report and "| curve | llvm-omp | loom |" in report
     pngs = sorted(p.name for p in report_dir.glob("*.png"))
-    assert pngs == ["cholesky-bars.png", "daxpy-n.png", "daxpy-speedup.png",
+    assert pngs == ["cholesky-bars.png", "daxpy-n.png", "daxpy-speedup.png", "daxpy-threads.png",
                     "sort-heatmap-0.png", "taskbench-metg-0.png"]
     for png in pngs:
         assert f"]({png})" in report
