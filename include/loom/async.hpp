@@ -18,6 +18,7 @@ template <class F, class... A>
 using async_result_t = std::invoke_result_t<std::decay_t<F>, std::decay_t<A>...>;
 }  // namespace detail
 
+
 /// Runs f(args...) as a new task with priority `p`; returns the future of its result.
 /// An exception thrown by f is stored in the future and rethrown by get().
 template <class F, class... A>
@@ -52,9 +53,28 @@ future<detail::async_result_t<F, A...>> async(priority p, F&& f, A&&... args) {
 }
 
 template <class F, class... A>
-    requires(!std::is_same_v<std::remove_cvref_t<F>, priority>)
+    requires(!std::is_same_v<std::remove_cvref_t<F>, priority> &&
+             !std::is_same_v<std::remove_cvref_t<F>, launch::async_policy> &&
+             !std::is_same_v<std::remove_cvref_t<F>, launch::sync_policy>)
 future<detail::async_result_t<F, A...>> async(F&& f, A&&... args) {
     return loom::async(priority::normal, std::forward<F>(f), std::forward<A>(args)...);
+}
+
+template <class F, class... A>
+future<detail::async_result_t<F, A...>> async(launch::async_policy, F&& f, A&&... args) {
+    return loom::async(priority::normal, std::forward<F>(f), std::forward<A>(args)...);
+}
+
+/// Runs f(args...) here, now; the result (or exception) is in a ready future.
+template <class F, class... A>
+future<detail::async_result_t<F, A...>> async(launch::sync_policy, F&& f, A&&... args) {
+    using R = detail::async_result_t<F, A...>;
+    auto* st = new detail::shared_state<R>(1);
+    auto fut = detail::state_access::make_future(st);
+    detail::fulfil(st, [&]() -> R {
+        return std::invoke(std::decay_t<F>(std::forward<F>(f)), std::decay_t<A>(std::forward<A>(args))...);
+    });
+    return fut;
 }
 
 /// Runs f(args...) as a new task and forgets it (fire and forget). f must not throw:

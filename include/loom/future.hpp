@@ -18,6 +18,16 @@ namespace loom {
 
 enum class future_status { ready, timeout, deferred };
 
+/// Launch policies (as hpx::launch): async runs the callable as a new task (the
+/// default); sync runs it in the calling context (async) or, for a continuation whose
+/// future is already ready, right away in then().
+struct launch {
+    struct async_policy {};
+    struct sync_policy {};
+    static constexpr async_policy async{};
+    static constexpr sync_policy sync{};
+};
+
 namespace detail {
 
 // Polls until `st` is ready or `deadline` passes (the scheduler offers no timed
@@ -39,6 +49,8 @@ future_status wait_until_ready(state_base* st, const std::chrono::time_point<Clo
 
 template <class Fut, class F>
 auto then_impl(typename Fut::state_type* in, priority p, F&& f);
+template <class Fut, class F>
+auto then_now(Fut&& ready, F&& f);
 
 }  // namespace detail
 
@@ -116,6 +128,17 @@ public:
     auto then(priority p, F&& f) {
         check();
         return detail::then_impl<future<T>>(std::exchange(st_, nullptr), p, std::forward<F>(f));
+    }
+    template <class F>
+    auto then(launch::async_policy, F&& f) {
+        return then(priority::normal, std::forward<F>(f));
+    }
+    /// Runs f right here if this future is ready already, else as a task when it is.
+    template <class F>
+    auto then(launch::sync_policy, F&& f) {
+        check();
+        if (!st_->is_ready()) return then(priority::normal, std::forward<F>(f));
+        return detail::then_now(std::move(*this), std::forward<F>(f));
     }
 
 private:
@@ -204,6 +227,16 @@ public:
         check();
         st_->add_ref();
         return detail::then_impl<shared_future<T>>(st_, p, std::forward<F>(f));
+    }
+    template <class F>
+    auto then(launch::async_policy, F&& f) const {
+        return then(priority::normal, std::forward<F>(f));
+    }
+    template <class F>
+    auto then(launch::sync_policy, F&& f) const {
+        check();
+        if (!st_->is_ready()) return then(priority::normal, std::forward<F>(f));
+        return detail::then_now(shared_future(*this), std::forward<F>(f));
     }
 
 private:
@@ -416,6 +449,18 @@ auto then_impl(typename Fut::state_type* in, priority p, F&& f) {
     }
     in->add_continuation(t);
     return state_access::make_future(out);
+}
+
+/// Runs f(ready) here; the returned future holds its (unwrapped) result.
+template <class Fut, class F>
+auto then_now(Fut&& ready, F&& f) {
+    using R = std::invoke_result_t<std::decay_t<F>&, Fut>;
+    using U = unwrapped_t<R>;
+    auto* out = new shared_state<U>(1);
+    auto result = state_access::make_future(out);
+    std::decay_t<F> fn(std::forward<F>(f));
+    fulfil(out, [&]() -> R { return std::invoke(fn, std::move(ready)); });
+    return result;
 }
 
 }  // namespace detail

@@ -12,5 +12,6 @@
 #include "loom/runtime.hpp"
 #include "loom/semaphore.hpp"
 #include "loom/task_group.hpp"
+#include "loom/unwrapping.hpp"
 #include "loom/when_all.hpp"
 #include "loom/when_any.hpp"

@@ -89,3 +89,63 @@ TEST(Dataflow, Chain) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Unwrapping, DataflowWithValues) {
+    auto a = loom::async([] { return 2; });
+    auto b = loom::make_ready_future(std::string("x")).share();
+    auto r = loom::dataflow(loom::unwrapping([](int x, const std::string& s, int plain) {
+                                return s + std::to_string(x + plain);
+                            }),
+                            std::move(a), b, 3);
+    EXPECT_EQ(r.get(), "x5");
+}
+
+TEST(Unwrapping, RangesAndVoid) {
+    std::vector<loom::future<int>> v;
+    for (int i = 1; i <= 4; ++i) v.push_back(loom::async([i] { return i; }));
+    auto r = loom::dataflow(loom::unwrapping([](std::vector<int> xs) {
+                                int s = 0;
+                                for (int x : xs) s += x;
+                                return s;
+                            }),
+                            std::move(v), loom::make_ready_future());
+    EXPECT_EQ(r.get(), 10);
+}
+
+TEST(Unwrapping, ExceptionOfAnInputReachesTheResult) {
+    auto bad = loom::make_exceptional_future<int>(std::runtime_error("in"));
+    auto r = loom::dataflow(loom::unwrapping([](int x) { return x; }), std::move(bad));
+    EXPECT_THROW(r.get(), std::runtime_error);
+}
+
+TEST(Launch, AsyncAndSync) {
+    auto a = loom::async(loom::launch::async, [](int x) { return x + 1; }, 1);
+    EXPECT_EQ(a.get(), 2);
+    int here = 0;
+    auto s = loom::async(loom::launch::sync, [&here] { here = 1; return 3; });
+    EXPECT_EQ(here, 1);  // ran before async() returned
+    EXPECT_TRUE(s.is_ready());
+    EXPECT_EQ(s.get(), 3);
+    auto e = loom::async(loom::launch::sync, []() -> int { throw std::logic_error("s"); });
+    EXPECT_THROW(e.get(), std::logic_error);
+}
+
+TEST(Launch, ThenSyncOnReadyRunsInline) {
+    bool ran = false;
+    auto f = loom::make_ready_future(4).then(loom::launch::sync, [&ran](loom::future<int> x) {
+        ran = true;
+        return x.get() * 2;
+    });
+    EXPECT_TRUE(ran);
+    EXPECT_EQ(f.get(), 8);
+    loom::promise<int> p;
+    auto g = p.get_future().share().then(loom::launch::sync, [](loom::shared_future<int> x) { return x.get() + 1; });
+    p.set_value(1);
+    EXPECT_EQ(g.get(), 2);
+    auto h = loom::make_ready_future(1).then(loom::launch::async, [](loom::future<int> x) { return x.get(); });
+    EXPECT_EQ(h.get(), 1);
+}
+
+}  // namespace
