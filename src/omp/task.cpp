@@ -448,10 +448,25 @@ namespace {
 struct fixed_icvs {
     bool cancellation;
     int max_priority;
+    bool throttle;  // KMP_ENABLE_TASK_THROTTLING (default on, as libomp)
 };
 const fixed_icvs& fixed() {
-    static const fixed_icvs f{globals().cancellation, globals().max_task_priority};
+    static const fixed_icvs f{globals().cancellation, globals().max_task_priority, [] {
+                                  const char* e = std::getenv("KMP_ENABLE_TASK_THROTTLING");
+                                  return !(e && e[0] == '0' && e[1] == 0);
+                              }()};
     return f;
+}
+
+// Task throttling: a task that already has this many deferred children not known to
+// be complete runs the next one itself (libomp serializes when a thread's 256-entry
+// deque is full), so a producer cannot flood the queues.
+constexpr std::int32_t throttle_limit = 256;
+
+inline bool too_many_children(node* p) noexcept {
+    if (p->created < throttle_limit) return false;
+    // Count the ones that completed elsewhere (relaxed: only a heuristic).
+    return p->created + c_of(p->remote.load(std::memory_order_relaxed)) >= throttle_limit;
 }
 }  // namespace
 
@@ -470,7 +485,7 @@ void launch(const here& h, ext::task* rec, bool hold) {
         if (pr > f.max_priority) pr = f.max_priority;
         if (pr > 0 && pr * 2 > f.max_priority) rec->prio = loom::priority::high;
     }
-    if (!hold && ((rec->user & u_included) || home->immediate)) {
+    if (!hold && ((rec->user & u_included) || home->immediate || (f.throttle && too_many_children(p)))) {
         run_included(h, rec);
         return;
     }
