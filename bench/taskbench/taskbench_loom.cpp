@@ -182,6 +182,9 @@ int main(int argc, char** argv) {
   cli.finish();
   const int threads = lb::default_threads(run);
   tb::resolve(cfg, cli, threads);
+  if (cfg.graph.steps * cfg.graph.width >= (1L << 31)) {  // task ids are 32-bit
+    cli.fail("steps", std::to_string(cfg.graph.steps), "steps x width below 2^31");
+  }
 
   loom::runtime rt{loom::runtime_options{.num_threads = unsigned(threads)}};
   const int workers = int(loom::num_threads());
