@@ -1,6 +1,7 @@
 # Compares the dynamic symbols libloom-omp.so defines with exports.txt.
 # Names of exports_leaf.txt (locks, critical sections) and __kmpc_atomic_* may be exported
 # beyond the list; anything else extra, or anything of the list that is missing, fails.
+cmake_minimum_required(VERSION 3.25)
 execute_process(COMMAND nm -D --defined-only ${LIB} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "nm failed on ${LIB}")

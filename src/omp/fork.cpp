@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdarg>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "abi.hpp"
@@ -27,8 +28,10 @@ namespace {
 
 constexpr std::uint32_t go_hold = 0xfffffffeu;  // a region for this member is being set up
 
+// Never destroyed: pool threads still exit (and forget their teams) while the
+// process runs its static destructors.
 std::mutex g_owners_mutex;
-std::vector<thread_state*> g_owners;  // threads with cached teams
+std::vector<thread_state*>& g_owners = *new std::vector<thread_state*>;  // threads with cached teams
 
 void note_owner(thread_state* th) {
     std::lock_guard lk(g_owners_mutex);
@@ -94,7 +97,7 @@ std::uint32_t linger(member_slot& s, std::uint32_t e) {
             if (budget >= 0 &&
                 std::chrono::steady_clock::now() - start > std::chrono::microseconds(budget))
                 break;
-            if (budget < 0 && (i & 0xffff) == 0) ext::yield();
+            if (budget < 0 && (i & 0xffff) == 0) yield_tied();
         }
     }
     std::uint32_t expected = e;
@@ -160,13 +163,16 @@ bool reserve_member(team* t, int i, int master_worker, int nworkers) {
         if (s.go.compare_exchange_strong(expected, go_hold, std::memory_order_acq_rel))
             return true;
         s.running = false;  // it retired
-        // It releases its worker right after retiring: wait a moment to keep the worker.
-        for (int k = 0; k < 2000; ++k) {
-            if (s.worker > 0 && claims::try_claim(static_cast<unsigned>(s.worker))) {
-                s.go.store(go_hold, std::memory_order_relaxed);
-                return true;
-            }
-            spin_pause();
+        // It releases its worker right after retiring (nothing can block it there):
+        // wait for that, so the team keeps its worker (threadprivate) and its size
+        // even when the member's OS thread is preempted meanwhile.
+        for (unsigned k = 1; !s.released.load(std::memory_order_acquire); ++k) {
+            if (k < 4096) spin_pause();
+            else std::this_thread::yield();
+        }
+        if (s.worker > 0 && claims::try_claim(static_cast<unsigned>(s.worker))) {
+            s.go.store(go_hold, std::memory_order_relaxed);
+            return true;
         }
     }
     int w = -1;
@@ -189,6 +195,7 @@ void start_member(team* t, int i) {
         return;
     }
     s.running = true;
+    s.released.store(false, std::memory_order_relaxed);
     s.go.store(t->epoch, std::memory_order_release);
     t->live.fetch_add(1, std::memory_order_relaxed);
     ext::task* task = ext::make_task([t, i] { member_entry(t, i); });
@@ -245,8 +252,12 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
 }  // namespace
 
 void run_member(team* t, int i) {
+    // A member task is tied to its worker (ext::submit_to), so `th` stays this
+    // thread's record even across parking (wait.cpp).
     thread_state* th = this_thread();
     implicit_task* saved = th->current;
+    const bool saved_in_member = th->in_member;
+    th->in_member = true;
     member_slot& s = t->slots[i];
     const int worker = s.worker;
     std::uint32_t e = s.go.load(std::memory_order_acquire);
@@ -267,12 +278,18 @@ void run_member(team* t, int i) {
         if (!hot) break;
         e = linger(s, e);
     }
+    th->in_member = saved_in_member;
     claims::release(static_cast<unsigned>(worker));
+    s.released.store(true, std::memory_order_release);
     t->live.fetch_sub(1, std::memory_order_release);
 }
 
 void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int league_teams,
                  int league_limit) {
+    struct in_flight {
+        in_flight() { enter_region(); }
+        ~in_flight() { leave_region(); }
+    } guard;
     thread_state* th = this_thread();
     implicit_task* parent = th->current;
     ensure_pool();

@@ -18,6 +18,7 @@
 #include "loom/ext/scheduler.hpp"
 #include "team.hpp"
 #include "thread.hpp"
+#include "wait.hpp"
 
 namespace loom::omp {
 
@@ -28,6 +29,21 @@ namespace {
 
 std::mutex g_life_mutex;
 std::atomic<int> g_pool_size{0};
+// Regions being forked or run (fork_region), and a pool rebuild / pause in progress.
+// A region entering while g_quiet is set steps back and waits on g_life_mutex; a
+// rebuild goes ahead only if no other region is in flight (Dekker pair, seq_cst).
+std::atomic<int> g_in_flight{0};
+std::atomic<bool> g_quiet{false};
+
+// Under g_life_mutex: stops new regions; true if only `own` regions are in flight
+// (then the caller rebuilds and calls unquiesce), else undoes it and returns false.
+bool quiesce(int own) {
+    g_quiet.store(true, std::memory_order_seq_cst);
+    if (g_in_flight.load(std::memory_order_seq_cst) == own) return true;
+    g_quiet.store(false, std::memory_order_seq_cst);
+    return false;
+}
+void unquiesce() { g_quiet.store(false, std::memory_order_seq_cst); }
 std::once_flag g_once;
 
 ext::pool_options options(unsigned n) {
@@ -90,24 +106,51 @@ int try_grow_pool(int n) {
     if (ext::current_worker() != 0) return cur;  // only the thread in slot 0
     thread_state* th = this_thread();
     if (th->current != &th->initial) return cur;  // only outside every region
-    dismiss_hot_teams(th);
+    if (!context_is_tied()) return cur;  // a loom task on worker 0, not its native stack
     std::lock_guard lk(g_life_mutex);
-    if (!claims::none_claimed()) return cur;
+    if (!quiesce(1)) return cur;  // other threads run regions: keep the pool
+    dismiss_all_hot_teams();
+    if (!claims::none_claimed()) {
+        unquiesce();
+        return cur;
+    }
     ext::shutdown();
     g_pool_size.store(0, std::memory_order_relaxed);
     start_locked(static_cast<unsigned>(n));
+    unquiesce();
     return g_pool_size.load(std::memory_order_acquire);
 }
+
+void enter_region() noexcept {
+    for (;;) {
+        g_in_flight.fetch_add(1, std::memory_order_seq_cst);
+        if (!g_quiet.load(std::memory_order_seq_cst)) return;
+        g_in_flight.fetch_sub(1, std::memory_order_seq_cst);
+        std::lock_guard lk(g_life_mutex);  // until the rebuild or pause is over
+    }
+}
+
+void leave_region() noexcept { g_in_flight.fetch_sub(1, std::memory_order_seq_cst); }
 
 int pause_pool() {
     thread_state* th = this_thread_if_known();
     if (th && th->current != &th->initial) return -1;  // not from inside a region
-    dismiss_all_hot_teams();
+    // Not from a loom task: shutting the pool down waits for every task, itself too.
+    const int w = ext::current_worker();
+    if (w > 0 || (w == 0 && !context_is_tied())) return -1;
     std::lock_guard lk(g_life_mutex);
     if (!ext::running()) return 0;
+    // Regions in flight on other threads: the resources are in use, report failure.
+    if (!quiesce(0)) return -1;
+    dismiss_all_hot_teams();
+    if (!claims::none_claimed()) {
+        unquiesce();
+        return -1;
+    }
     ext::shutdown();
     claims::reset();
     g_pool_size.store(0, std::memory_order_release);
+    unquiesce();
     return 0;
 }
 

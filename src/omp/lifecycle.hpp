@@ -12,7 +12,12 @@ int pool_size();
 /// Tries to rebuild the pool with at least `n` workers; only from the thread in slot 0,
 /// outside every region, while no team holds a worker. Returns the pool size after.
 int try_grow_pool(int n);
-/// Releases the workers (omp_pause_resource); 0 on success.
+/// Releases the workers (omp_pause_resource); 0 on success, non-zero when called from
+/// a region or a loom task, or while other threads run regions.
 int pause_pool();
+/// Brackets every region (fork_region): a pause or pool rebuild waits for no region
+/// to be in flight, and regions wait while one is in progress.
+void enter_region() noexcept;
+void leave_region() noexcept;
 
 }  // namespace loom::omp

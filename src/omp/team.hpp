@@ -26,6 +26,7 @@ struct alignas(64) member_slot {
     std::uint32_t last_go = 0;          // what the master last wrote (master only)
     int worker = -1;                    // worker the member runs on
     bool running = false;               // a member task exists for this slot (master only)
+    std::atomic<bool> released{true};   // its task gave its worker claim back (retired)
     sleeper sleep;                      // barrier / reduction sleeps of this member
     void* reduce_data = nullptr;
     implicit_task task;                 // the member's implicit task

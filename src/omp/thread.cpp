@@ -18,7 +18,9 @@ namespace {
 __attribute__((tls_model("initial-exec"))) thread_local thread_state* tl_state = nullptr;
 
 std::mutex g_reg_mutex;
-std::vector<kmp_int32> g_free_gtids;
+// Never destroyed: pool threads release their records (release_thread) while the
+// process runs its static destructors.
+std::vector<kmp_int32>& g_free_gtids = *new std::vector<kmp_int32>;
 kmp_int32 g_next_gtid = 0;
 int g_live = 0;
 pthread_key_t g_key;
@@ -48,6 +50,18 @@ thread_state* register_thread() {
     }
     th->initial.icv = globals().initial;
     th->current = &th->initial;
+    // The thread's own stack: code running there on the slot-0 thread is its native
+    // context, which the scheduler keeps on worker 0 when it parks (wait.cpp).
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        void* addr = nullptr;
+        std::size_t size = 0;
+        if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+            th->native_lo = reinterpret_cast<std::uintptr_t>(addr);
+            th->native_hi = th->native_lo + size;
+        }
+        pthread_attr_destroy(&attr);
+    }
     pthread_setspecific(g_key, th);
     tl_state = th;
     return th;

@@ -67,6 +67,10 @@ struct thread_state {
     static constexpr int hot_levels = 4;
     team* hot[hot_levels] = {};     // cached teams this thread forks at each level
     std::uint64_t affinity_shown = 0;  // OMP_DISPLAY_AFFINITY: last team shape shown
+    // The context running on this thread now (saved and reset around parking, wait.cpp):
+    bool in_member = false;         // a member task, submitted to this worker (tied)
+    std::uintptr_t native_lo = 0;   // this OS thread's own stack [lo, hi): the slot-0
+    std::uintptr_t native_hi = 0;   // thread's native context is tied to worker 0
 };
 
 /// The calling thread's state, registering the thread on first use. Not inlined on

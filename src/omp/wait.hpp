@@ -1,14 +1,19 @@
-// Spin-then-sleep waiting used by barriers, join and reductions.
+// Spin-then-park waiting used by barriers, join and reductions.
 // Protocol (docs/omp.md, "Waiting"): the waiter spins on its condition for the spin
-// budget, then publishes `flag = 1` and re-checks the condition before sleeping on the
-// flag (futex); a waker first makes the condition true (seq_cst), then takes the flag
-// with an exchange and wakes only if it found 1. Dekker-style seq_cst on both sides
-// means either the waiter sees the condition or the waker sees the flag: no lost
-// wake-up. Stale wake-ups are harmless because the waiter re-checks in a loop.
+// budget (running explicit tasks through the task hooks), then publishes a non-zero
+// `flag` and re-checks the condition before it sleeps; a waker first makes the
+// condition true (seq_cst), then takes the flag with an exchange and wakes the waiter
+// only if it found it set. Dekker-style seq_cst on both sides means either the waiter
+// sees the condition or the waker sees the flag: no lost wake-up. Stale wake-ups are
+// harmless because the waiter re-checks in a loop.
 //
-// The sleep blocks the OS thread rather than parking the task through ext::wait_slot:
-// the scheduler resumes a parked context on any worker, and an implicit task must stay
-// on its worker (gang, native-TLS threadprivate, gtid). See docs/omp.md, "Open points".
+// How the waiter sleeps depends on the context it runs in (wait.cpp):
+//  - flag = 2, park through ext::wait_slot: contexts the scheduler keeps on their
+//    worker — member tasks (submitted with ext::submit_to) and the slot-0 thread on its
+//    native stack. The worker runs other loom tasks meanwhile; the context resumes on
+//    the same worker (gang, native-TLS threadprivate and gtid stay valid).
+//  - flag = 1, block the OS thread on a futex: everything else (a loom task that
+//    entered a region, which the scheduler could resume elsewhere; foreign threads).
 #pragma once
 
 #include <atomic>
@@ -21,7 +26,11 @@ namespace loom::omp {
 struct implicit_task;
 
 struct sleeper {
-    std::atomic<int> flag{0};  // 1 while the owner sleeps or is about to
+    static constexpr int awake = 0;
+    static constexpr int blocked = 1;  // the owner sleeps on the futex (or is about to)
+    static constexpr int parked = 2;   // the owner parks on `slot` (or is about to)
+    std::atomic<int> flag{awake};
+    ext::wait_slot slot;
 };
 
 /// Blocks while `flag` holds `value` (futex); may return spuriously.
@@ -50,13 +59,29 @@ struct task_hooks {
 extern task_hooks g_task_hooks;
 
 /// Wakes the owner of `s` if it sleeps (call after making its condition true).
+/// The waker that takes a `parked` flag owes the owner exactly one notify().
 inline void wake(sleeper& s) noexcept {
-    if (s.flag.load(std::memory_order_seq_cst) == 1 &&
-        s.flag.exchange(0, std::memory_order_seq_cst) == 1)
-        futex_wake_all(s.flag);
+    if (s.flag.load(std::memory_order_seq_cst) == sleeper::awake) return;
+    const int was = s.flag.exchange(sleeper::awake, std::memory_order_seq_cst);
+    if (was == sleeper::blocked) futex_wake_all(s.flag);
+    else if (was == sleeper::parked) s.slot.notify();
 }
 
+/// Slow path of wait_until once the spin budget is spent (wait.cpp): parks or blocks
+/// until done(arg) is true.
+void sleep_until(bool (*done)(const void*), const void* arg, sleeper& s) noexcept;
+
 long current_spin_budget_us() noexcept;
+
+/// True if the calling context resumes on the same worker when it parks: a member task
+/// (ext::submit_to), or the slot-0 thread on its native stack.
+bool context_is_tied() noexcept;
+/// Parks the calling (tied) context on `slot` until notified. Meanwhile the worker runs
+/// other loom tasks, which see the thread as outside any region; the thread's current
+/// implicit task is restored on return.
+void park_tied(ext::wait_slot& slot) noexcept;
+/// ext::yield() for a tied context, with the same save/restore as park_tied.
+void yield_tied() noexcept;
 
 /// Waits until done() (which must load with seq_cst) is true: spin, help, sleep.
 template <class Done>
@@ -74,15 +99,7 @@ void wait_until(Done done, sleeper& s, implicit_task* it) {
                 break;
         }
     }
-    for (;;) {
-        s.flag.store(1, std::memory_order_seq_cst);
-        if (done()) {
-            s.flag.store(0, std::memory_order_relaxed);
-            return;
-        }
-        while (s.flag.load(std::memory_order_seq_cst) == 1) futex_wait_int(s.flag, 1);
-        if (done()) return;
-    }
+    sleep_until([](const void* d) { return (*static_cast<const Done*>(d))(); }, &done, s);
 }
 
 }  // namespace loom::omp
