@@ -14,7 +14,7 @@ int main() {
     std::vector<std::thread> threads;
     for (int t = 0; t < 8; ++t) {
         threads.emplace_back([&bad] {
-            for (int r = 0; r < 200; ++r) {
+            for (int r = 0; r < 60; ++r) {
                 std::atomic<int> arrived{0};
                 int n = 0;
 #pragma omp parallel reduction(+ : n)

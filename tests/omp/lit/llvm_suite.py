@@ -5,7 +5,7 @@
   llvm_suite.py classify SUITE_DIR                             print the tags of each test
   llvm_suite.py sleepers SUITE_DIR                             tasking tests that sleep
   llvm_suite.py summarize --suite-dir D --runtime R --out DIR [--baseline F]
-                          [--write-baseline F] RESULT.json...
+                          [--write-baseline F] [--expected F] RESULT.json...
 
 Tags (reported separately, never silently skipped):
   ompt     needs the OMPT tool interface (REQUIRES: ompt, ompt/ folder, callback.h)
@@ -164,6 +164,21 @@ def cmd_summarize(args):
         for n in baseline_regressions:
             t = ",".join(tags.get(n, [])) or "core"
             lines.append(f"    {short(results[n]):10s} {n}  [{t}]")
+    unexpected = []
+    if args.expected:
+        expected = read_expected(args.expected)
+        new_failures = sorted(n for n, c in results.items() if is_bad(c) and n not in expected)
+        now_passing = sorted(n for n in expected if results.get(n) == "PASS")
+        unexpected = new_failures + now_passing
+        known = sorted(n for n in expected if n in results and is_bad(results[n]))
+        lines += ["", f"  expectations ({os.path.basename(args.expected)}): "
+                      f"{len(known)} known failures, {len(new_failures)} unexpected failures, "
+                      f"{len(now_passing)} now passing"]
+        for n in new_failures:
+            t = ",".join(tags.get(n, [])) or "core"
+            lines.append(f"    UNEXPECTED {short(results[n]):10s} {n}  [{t}]")
+        for n in now_passing:
+            lines.append(f"    NOW PASSING {n}  (remove it from {os.path.basename(args.expected)})")
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     os.makedirs(args.out, exist_ok=True)
@@ -182,7 +197,22 @@ def cmd_summarize(args):
                 f.write(n + "\n")
     if args.fail_on_regression and baseline_regressions:
         return 1
+    if unexpected:
+        return 1
     return 0
+
+
+def read_expected(path):
+    """Known failures: one test path (as lit names it under the suite) per line, then
+    `#` and a one-line reason. Blank lines and lines starting with # are ignored."""
+    out = {}
+    for line in open(path, encoding="utf-8"):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, _, reason = line.partition("#")
+        out[name.strip()] = reason.strip()
+    return out
 
 
 def main():
@@ -204,6 +234,7 @@ def main():
     c.add_argument("--baseline")
     c.add_argument("--write-baseline")
     c.add_argument("--fail-on-regression", action="store_true")
+    c.add_argument("--expected", help="known failures; exit 1 on any other result change")
     c.add_argument("results", nargs="+")
     args = ap.parse_args()
     return {"configure": cmd_configure, "classify": cmd_classify, "sleepers": cmd_sleepers,
