@@ -25,6 +25,7 @@ packages=(
   libopenblas-dev liblapacke-dev   # tile kernels of the dense linear-algebra benchmarks
   python3 python3-venv             # the benchmark driver and its tests (pytest in a venv)
   valgrind
+  llvm-19-tools xz-utils           # FileCheck and not for LLVM's OpenMP runtime tests
 )
 
 # Packages declared by other parts of the tree.

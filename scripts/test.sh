@@ -5,12 +5,15 @@
 #      the Python ones in .venv, made by `tools/loom-bench --setup`)
 #   2. `cmake --install` into a temporary prefix, then tests/consumer/check.sh builds
 #      a separate project against it with find_package(loom) and with pkg-config
+#   2b. LLVM's OpenMP runtime tests (Debian's llvm-toolchain-19 source package) on
+#      loom's libomp.so, against the list of known failures
 #   3. the `tsan` preset: build, then the tests labelled `core` under ThreadSanitizer
 # Prints a summary and exits non-zero if any step failed.
 #
 # Options (for local use; CI passes none):
 #   --skip-deps   do not run scripts/setup-deps.sh
 #   --skip-tsan   leave out step 3
+#   --skip-llvm   leave out LLVM's OpenMP runtime tests (step 2b)
 # Environment: LOOM_TEST_JOBS (ctest parallelism, default 2), LOOM_KEEP_TMP=1 keeps
 # the temporary install prefix.
 set -uo pipefail
@@ -18,11 +21,12 @@ set -uo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_root"
 
-skip_deps=0 skip_tsan=0
+skip_deps=0 skip_tsan=0 skip_llvm=0
 for arg in "$@"; do
   case "$arg" in
     --skip-deps) skip_deps=1 ;;
     --skip-tsan) skip_tsan=1 ;;
+    --skip-llvm) skip_llvm=1 ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { print }' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
@@ -125,11 +129,24 @@ if run_step configure cmake --preset default &&
   else
     skip_step consumer "install failed"
   fi
+
+  # ---- 2b. LLVM's OpenMP runtime tests on loom ---------------------------------------
+  # Debian's llvm-toolchain-19 openmp/runtime/test (fetched, cached in .cache/), every
+  # folder but tasking and ompt, compared with tests/omp/lit/expected-failures-loom.txt:
+  # fails only on a failure that is not listed there.
+  if ((skip_llvm)); then
+    skip_step llvm-omp-suite "--skip-llvm"
+  else
+    run_step llvm-omp-suite bash scripts/run-llvm-openmp-tests.sh --runtime loom --ci
+    line="$(grep -E 'known failures, [0-9]+ unexpected' "$logdir/llvm-omp-suite.log" | tail -n 1)"
+    [[ -n "$line" ]] && note "$(sed -E 's/^ *expectations \([^)]*\): //' <<<"$line")"
+  fi
 else
   [[ -n "${ok[configure]:-}" ]] || skip_step build "configure failed"
   skip_step ctest "build failed"
   skip_step install "build failed"
   skip_step consumer "build failed"
+  skip_step llvm-omp-suite "build failed"
 fi
 
 # ---- 3. tsan preset, core tests ------------------------------------------------------

@@ -101,9 +101,12 @@ topology::topology(unsigned workers) : hw_(std::make_unique<hw>()) {
     for (unsigned w = 0; w < workers; ++w) {
         auto& v = victims_[w];
         for (unsigned o = 1; o < workers; ++o) v.push_back((w + o) % workers);
-        std::stable_sort(v.begin(), v.end(), [&](unsigned a, unsigned b) {
-            return closeness(hw_->topo, hw_->place_objs[w], hw_->place_objs[a]) >
-                   closeness(hw_->topo, hw_->place_objs[w], hw_->place_objs[b]);
+        // Nearest first; among equals, the order in which they follow w.
+        auto distance_after_w = [&](unsigned x) { return (x + workers - w) % workers; };
+        std::sort(v.begin(), v.end(), [&](unsigned a, unsigned b) {
+            int ca = closeness(hw_->topo, hw_->place_objs[w], hw_->place_objs[a]);
+            int cb = closeness(hw_->topo, hw_->place_objs[w], hw_->place_objs[b]);
+            return ca != cb ? ca > cb : distance_after_w(a) < distance_after_w(b);
         });
     }
 }

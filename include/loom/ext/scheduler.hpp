@@ -26,7 +26,9 @@ struct pool_options {
 };
 
 /// Starts the pool with `opts` if it is not running; returns false (and changes
-/// nothing) if it was already running. The calling thread becomes slot 0.
+/// nothing) if it was already running. When the process's main thread starts a pool
+/// of two or more workers, it becomes slot 0 (it works while it waits inside the
+/// runtime); otherwise every worker is a pool thread and the caller stays outside.
 LOOM_EXPORT bool start(const pool_options& opts);
 /// Waits until every submitted task has finished, then stops the workers. The next
 /// use of the runtime starts a fresh pool.
@@ -38,8 +40,8 @@ LOOM_EXPORT void ensure_started();
 
 /// Number of workers (slot 0 included); starts the pool if needed.
 LOOM_EXPORT unsigned worker_count();
-/// Index of the worker the caller runs on, or -1 for a thread outside the pool (and
-/// for the slot-0 thread while it is not inside the runtime it still answers 0).
+/// Index of the worker the caller runs on, or -1 for a thread outside the pool. The
+/// main thread adopted as slot 0 answers 0 even while it is not inside the runtime.
 /// Not inlined on purpose: after any suspension point the answer may change, so it
 /// must be asked again rather than cached.
 LOOM_EXPORT int current_worker() noexcept;
