@@ -21,6 +21,8 @@ for arg in "$@"; do
 done
 
 ((skip_deps)) || bash scripts/setup-deps.sh
+# The venv first: configuring finds pytest and matplotlib in it (tests/python).
+bash tools/loom-bench --setup
 cmake --preset default
 cmake --build --preset default
 
