@@ -106,6 +106,19 @@ long resolve_spin(const ext::pool_options& opts) {
     return fallback;
 }
 
+// LOOM_PIN=false|0|no|off leaves every thread where the OS puts it.
+bool resolve_pin(const ext::pool_options& opts) {
+    if (!opts.pin_workers) return false;
+    const char* raw = env("LOOM_PIN");
+    if (!raw) return true;
+    std::string v = trim(raw);
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+    if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+    warn_bad_value("LOOM_PIN", raw, "is not true/false (1/0, yes/no, on/off)", "true");
+    return true;
+}
+
 }  // namespace
 
 unsigned usable_cpus() {
@@ -163,7 +176,7 @@ config resolve_config(const ext::pool_options& opts) {
     c.num_threads = resolve_threads(opts);
     c.stack_size = resolve_stack(opts);
     c.spin_us = resolve_spin(opts);
-    c.pin_workers = opts.pin_workers;
+    c.pin_workers = resolve_pin(opts);
     return c;
 }
 

@@ -21,6 +21,11 @@ pool::pool(const config& c)
     for (unsigned i = 0; i < cfg.num_threads; ++i) workers_.push_back(std::make_unique<worker>(*this, i));
     if (slot0_adopted) {
         worker& slot0 = *workers_[0];
+        // Slot 0 is a worker like the others: left unbound, the OS may run it on a
+        // CPU where a pinned worker spins, and a team of two then shares one CPU
+        // (measured: 30x slower OpenMP fork/join). Threads the main thread creates
+        // later inherit this binding, as with OMP_PROC_BIND; LOOM_PIN=false avoids it.
+        if (cfg.pin_workers) topo_.bind_current_thread(0);
         init_native_context(slot0.native, /*tied=*/0);
         slot0.current = &slot0.native;
         set_this_worker(&slot0);

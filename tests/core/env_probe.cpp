@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
         if (!std::strcmp(argv[i], "--expect-threads")) actual = loom::ext::worker_count();
         if (!std::strcmp(argv[i], "--expect-stack")) actual = static_cast<long>(loom::ext::stack_size());
         if (!std::strcmp(argv[i], "--expect-spin")) actual = loom::ext::spin_budget_us();
+        if (!std::strcmp(argv[i], "--expect-pinned")) actual = loom::ext::worker_place(0).empty() ? 0 : 1;
         if (actual != expected) {
             std::printf("%s: expected %ld, got %ld\n", argv[i], expected, actual);
             status = 1;
