@@ -133,16 +133,21 @@ struct extra {
 };
 
 /// The explicit-task context of one implicit task (implicit_task::tasking).
+// Every task of the tree reads `it` and `tm` on whichever worker runs it, while the
+// member's own thread writes `current` and the counters for each task it runs: the
+// two groups live on separate cache lines (sharing one cost a miss per task).
 struct root_ctx {
-    node n;                      // the implicit task as a parent
-    tdata* current = nullptr;    // innermost explicit task running here (null: the implicit task)
+    // read-mostly
     implicit_task* it = nullptr;
     team* tm = nullptr;
+    bool standin = false;        // a worker outside the team runs a task of it
+    bool immediate = false;      // team of one: tasks run at once (included)
+    // written as tasks run
+    alignas(64) node n;          // the implicit task as a parent
+    tdata* current = nullptr;    // innermost explicit task running here (null: the implicit task)
     tgroup* tg = nullptr;        // innermost taskgroup of the implicit task
     dephash* deps = nullptr;
-    bool standin = false;        // a worker outside the team runs a task of it
     bool phase_tasks = false;    // created deferred tasks since its last drain
-    bool immediate = false;      // team of one: tasks run at once (included)
 };
 
 struct tgroup {
