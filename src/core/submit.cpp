@@ -19,21 +19,24 @@ core::worker* local_worker(core::pool& p) noexcept {
 
 void submit(task* t) noexcept {
     core::pool& p = core::ensure_pool();
+    // Read before the push: from then on a thief may run and free the record.
     const auto prio = static_cast<unsigned>(t->prio);
-    if (t->prio == priority::high) p.high_pending.fetch_add(1, std::memory_order_relaxed);
-    if (core::worker* w = local_worker(p); w && t->prio != priority::high) {
-        w->counters.submitted.add();
-        p.wake_after_push(w->deques[prio].push(t));
-        return;
-    }
-    if (core::worker* w = local_worker(p)) {  // high priority: every sleeper may matter
-        w->counters.submitted.add();
-        w->deques[prio].push(t);
-    } else {
+    const bool high = t->prio == priority::high;
+    if (high) p.high_pending.fetch_add(1, std::memory_order_relaxed);
+    core::worker* w = local_worker(p);
+    if (!w) {
         p.foreign_submitted.fetch_add(1, std::memory_order_relaxed);
         p.injection[prio].push(t);
+        p.wake_one();
+        return;
     }
-    p.wake_one();
+    w->counters.submitted.add();
+    const bool was_empty = w->deques[prio].push(t);
+    if (high) {
+        p.wake_one();  // a high-priority task should not wait for a steal to spread wake-ups
+    } else {
+        p.wake_after_push(was_empty);
+    }
 }
 
 void submit_to(task* t, unsigned worker) noexcept {
