@@ -187,6 +187,19 @@ bool reserve_member(team* t, int i, int master_worker, int nworkers) {
     return true;
 }
 
+// Members of a cached team beyond this region's size stop lingering now: they hold their
+// workers' claims while they linger, and a nested or concurrent region must find those
+// workers free. The slot stays `running`, so a later region that wants it back waits for
+// the release before claiming the same worker again (reserve_member).
+void retire_surplus(team* t, int m) {
+    for (int i = m; i < t->capacity; ++i) {
+        member_slot& s = t->slots[i];
+        if (!s.running) continue;
+        std::uint32_t expected = s.last_go;
+        s.go.compare_exchange_strong(expected, go_retired, std::memory_order_acq_rel);
+    }
+}
+
 void start_member(team* t, int i) {
     member_slot& s = t->slots[i];
     s.last_go = t->epoch;
@@ -330,6 +343,8 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         run_serialized(th, parent, fn, argc, args, 0);
         return;
     }
+
+    retire_surplus(t, m);
 
     t->fn = fn;
     t->argc = argc;
