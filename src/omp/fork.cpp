@@ -97,7 +97,10 @@ std::uint32_t linger(member_slot& s, std::uint32_t e) {
             if (budget >= 0 &&
                 std::chrono::steady_clock::now() - start > std::chrono::microseconds(budget))
                 break;
-            if (budget < 0 && (i & 0xffff) == 0) yield_tied();
+            if (budget < 0 && (i & 0xffff) == 0) {
+                if (process_exiting()) break;
+                yield_tied();
+            }
         }
     }
     std::uint32_t expected = e;

@@ -45,6 +45,13 @@ bool quiesce(int own) {
 }
 void unquiesce() { g_quiet.store(false, std::memory_order_seq_cst); }
 std::once_flag g_once;
+std::atomic<bool> g_exiting{false};
+
+// libloom-omp depends on libloom, so the loader runs this library's destructors before
+// libloom's exit hook shuts the scheduler down (which waits for every task).
+struct exit_watch {
+    ~exit_watch() { g_exiting.store(true, std::memory_order_relaxed); }
+} g_exit_watch;
 
 ext::pool_options options(unsigned n) {
     ext::pool_options o;
@@ -131,6 +138,8 @@ void enter_region() noexcept {
 }
 
 void leave_region() noexcept { g_in_flight.fetch_sub(1, std::memory_order_seq_cst); }
+
+bool process_exiting() noexcept { return g_exiting.load(std::memory_order_relaxed); }
 
 int pause_pool() {
     thread_state* th = this_thread_if_known();

@@ -19,5 +19,9 @@ int pause_pool();
 /// to be in flight, and regions wait while one is in progress.
 void enter_region() noexcept;
 void leave_region() noexcept;
+/// True once the process runs its exit-time destructors: members lingering without a
+/// spin budget (KMP_BLOCKTIME=infinite) retire then, or the scheduler's shutdown would
+/// wait for them forever.
+bool process_exiting() noexcept;
 
 }  // namespace loom::omp
