@@ -37,6 +37,7 @@ struct dephash {
     std::vector<entry*> buckets;
     std::size_t count = 0;
     depnode* last_all = nullptr;      // the last omp_all_memory task
+    std::uint64_t pass = 0;           // numbers the tasks added, for depnode::linked
 
     dephash() : buckets(64, nullptr) {}
 };
@@ -111,11 +112,15 @@ void clear_entries(dephash& h) noexcept {
     h.count = 0;
 }
 
-// me waits for p (unless p already completed).
-void add_edge(depnode* p, depnode* me) {
-    if (!p || p == me) return;
+// me waits for p (unless p already completed). One edge per pair even when they share
+// several addresses (libomp links a successor once; kmp_task_deps_multiple_edges.c
+// checks it): `linked` remembers the pass that last added an edge to p. Only the
+// parent adds edges, so the plain field needs no ordering.
+void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
+    if (!p || p == me || p->linked == pass) return;
+    p->linked = pass;
     me->npred.fetch_add(1, std::memory_order_relaxed);
-    auto* e = new depnode::edge{nullptr, me};
+    auto* e = new depnode::edge{me, nullptr};
     depnode::edge* head = p->succ.load(std::memory_order_acquire);
     do {
         if (head == closed) {
@@ -128,12 +133,12 @@ void add_edge(depnode* p, depnode* me) {
                                             std::memory_order_acquire));
 }
 
-void edges_from(const std::vector<depnode*>& v, depnode* me, depnode* last_all) {
+void edges_from(const std::vector<depnode*>& v, depnode* me, depnode* last_all, std::uint64_t pass) {
     if (v.empty()) {
-        add_edge(last_all, me);
+        add_edge(last_all, me, pass);
         return;
     }
-    for (depnode* p : v) add_edge(p, me);
+    for (depnode* p : v) add_edge(p, me, pass);
 }
 
 struct dep_item {
@@ -176,12 +181,13 @@ std::vector<dep_item> collect(kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2, k
 // Adds `me` to the graph: edges from its predecessors; with `insert`, `me` also
 // becomes part of the history (a task); without, it only waits (taskwait depend).
 void process(dephash& h, depnode* me, const std::vector<dep_item>& items, bool insert) {
+    const std::uint64_t pass = ++h.pass;
     if (!items.empty() && items.front().all) {
         // omp_all_memory: after every address's last group and the previous all-memory.
-        add_edge(h.last_all, me);
+        add_edge(h.last_all, me, pass);
         for (dephash::entry* head : h.buckets)
             for (dephash::entry* e = head; e; e = e->next) {
-                for (depnode* p : e->last) add_edge(p, me);
+                for (depnode* p : e->last) add_edge(p, me, pass);
             }
         if (insert) {
             clear_entries(h);
@@ -194,19 +200,19 @@ void process(dephash& h, depnode* me, const std::vector<dep_item>& items, bool i
     for (const dep_item& it : items) {
         dephash::entry* e = find(h, it.addr, insert);
         if (!e) {
-            add_edge(h.last_all, me);
+            add_edge(h.last_all, me, pass);
             continue;
         }
         const std::uint8_t k = it.kind;
         if (k != k_out && e->last_kind == k) {
-            edges_from(e->prev, me, h.last_all);
-            if (k == k_mtx && !e->last.empty()) add_edge(e->last.back(), me);
+            edges_from(e->prev, me, h.last_all, pass);
+            if (k == k_mtx && !e->last.empty()) add_edge(e->last.back(), me, pass);
             if (insert) {
                 me->refs.fetch_add(1, std::memory_order_relaxed);
                 e->last.push_back(me);
             }
         } else {
-            edges_from(e->last, me, h.last_all);
+            edges_from(e->last, me, h.last_all, pass);
             if (insert) {
                 drop_all(e->prev);
                 if (k == k_out) {
@@ -321,4 +327,20 @@ LOOM_OMP_API void __kmpc_omp_taskwait_deps_51(ident_t*, kmp_int32, kmp_int32 nde
     // observe it, so it is dropped.
     if (has_no_wait) return;
     wait_for(current_here(), ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+}
+
+// libomp's task-graph inspection entry points (kmp_taskdeps.cpp), used by tests that
+// check which edges a task received. The node is the task's dependence node (null when
+// it had no dependences); the successor list is live: valid until the task completes,
+// after which it reads as empty.
+LOOM_OMP_API depnode* __kmpc_task_get_depnode(kmp_task_t* kt) {
+    extra* x = extra_of(record_of(kt));
+    return x ? x->dn : nullptr;
+}
+
+LOOM_OMP_API depnode::edge* __kmpc_task_get_successors(kmp_task_t* kt) {
+    depnode* dn = __kmpc_task_get_depnode(kt);
+    if (!dn) return nullptr;
+    depnode::edge* e = dn->succ.load(std::memory_order_acquire);
+    return e == closed ? nullptr : e;
 }

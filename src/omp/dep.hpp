@@ -14,14 +14,18 @@ namespace loom::omp::tasking {
 struct dephash;
 
 /// One task (or one `taskwait depend` / undeferred task waiting) in the graph.
+// The first field and the edge layout follow libomp's kmp_base_depnode_t and
+// kmp_depnode_list_t (kmp.h: `successors` first; list items {node, next}), which
+// __kmpc_task_get_depnode / __kmpc_task_get_successors hand out.
 struct depnode {
     struct edge {
-        edge* next;
         depnode* to;
+        edge* next;
     };
+    std::atomic<edge*> succ{nullptr};  // successors; `closed` once the task completed
     std::atomic<int> refs{1};        // the task's own + one per place the hash keeps it
     std::atomic<int> npred{1};       // predecessors not done, + 1 while being set up
-    std::atomic<edge*> succ{nullptr};  // successors; `closed` once the task completed
+    std::uint64_t linked = 0;        // parent only: the last edge added here was for this pass
     ext::task* task = nullptr;       // null: a waiting context (waiter)
     ext::wait_slot* waiter = nullptr;
 };
