@@ -92,6 +92,29 @@ void* lookup(variable* v, kmp_int32 gtid) {
     return table[g];
 }
 
+// The copies of variables registered with a destructor are destroyed when the library
+// shuts down at process exit, as libomp does when its threads end (the initial thread's
+// gtid-0 entry is the original variable: the program destroys that one itself).
+void destroy_copies() noexcept {
+    std::lock_guard lk(g_tp_mutex);
+    for (auto& [data, v] : variables()) {
+        auto r = registrations().find(data);
+        if (r == registrations().end() || !r->second.dtor) continue;
+        void** table = v->table.load(std::memory_order_acquire);
+        const std::size_t cap = v->capacity.load(std::memory_order_acquire);
+        for (std::size_t g = 1; table && g < cap; ++g) {
+            if (!table[g] || table[g] == v->original) continue;
+            r->second.dtor(table[g]);
+            std::free(table[g]);
+            table[g] = nullptr;
+        }
+    }
+}
+
+struct copies_at_exit {
+    ~copies_at_exit() { destroy_copies(); }
+} g_copies_at_exit;
+
 }  // namespace
 
 LOOM_OMP_API void __kmpc_threadprivate_register(ident_t*, void* data, ctor_fn ctor,
