@@ -9,6 +9,7 @@
 #include <new>
 
 #include "dep.hpp"
+#include "hidden_helper.hpp"
 #include "icv.hpp"
 #include "team.hpp"
 #include "thread.hpp"
@@ -434,7 +435,18 @@ void complete(ext::task* rec, bool owner_inline) noexcept {
 
 void discard(ext::task* rec) noexcept { free_record(rec); }
 
-void make_ready(ext::task* rec) noexcept { ext::submit(rec); }
+namespace {
+// Queues a task that may start: a hidden helper task goes to the helper threads.
+inline void queue_task(ext::task* rec) {
+    if (__builtin_expect((rec->user & u_helper) != 0, 0)) {
+        hidden_helper::submit(rec, this_thread()->gtid);
+        return;
+    }
+    ext::submit(rec);
+}
+}  // namespace
+
+void make_ready(ext::task* rec) noexcept { queue_task(rec); }
 
 void run_included(const here& h, ext::task* rec) {
     node* p = parent_node(rec);
@@ -485,7 +497,10 @@ void launch(const here& h, ext::task* rec, bool hold) {
         if (pr > f.max_priority) pr = f.max_priority;
         if (pr > 0 && pr * 2 > f.max_priority) rec->prio = loom::priority::high;
     }
-    if (!hold && ((rec->user & u_included) || home->immediate || (f.throttle && too_many_children(p)))) {
+    // Hidden helper tasks run on the helpers even from a team of one (libomp does so).
+    const bool may_include = !(rec->user & u_helper);
+    if (!hold && ((rec->user & u_included) ||
+                  (may_include && (home->immediate || (f.throttle && too_many_children(p)))))) {
         run_included(h, rec);
         return;
     }
@@ -497,7 +512,7 @@ void launch(const here& h, ext::task* rec, bool hold) {
         if (home->tm) home->tm->tasks.busy.fetch_add(1, std::memory_order_acq_rel);
     }
     if (hold) return;
-    ext::submit(rec);
+    queue_task(rec);
 }
 
 bool help_one(node* owner) {
@@ -528,10 +543,10 @@ bool help_one(node* owner) {
 
 void start_counted(const here& h, ext::task* rec) {
     (void)h;
-    if ((rec->user & u_included) || data_of(rec)->root->immediate) {
+    if ((rec->user & u_included) || (data_of(rec)->root->immediate && !(rec->user & u_helper))) {
         execute(rec, true, false);
     } else {
-        ext::submit(rec);
+        queue_task(rec);
     }
 }
 
@@ -631,7 +646,11 @@ LOOM_OMP_API kmp_task_t* __kmpc_omp_target_task_alloc(ident_t* loc, kmp_int32 gt
                                                       std::size_t sizeof_shareds,
                                                       kmp_routine_entry_t task_entry,
                                                       kmp_int64) {
-    return __kmpc_omp_task_alloc(loc, gtid, flags, sizeof_kmp_task_t, sizeof_shareds, task_entry);
+    kmp_task_t* kt = __kmpc_omp_task_alloc(loc, gtid, flags, sizeof_kmp_task_t, sizeof_shareds, task_entry);
+    // libomp makes every target task a hidden helper task while helpers are enabled,
+    // whatever the flags say (kmp_tasking.cpp, __kmpc_omp_target_task_alloc).
+    if (hidden_helper::enabled()) record_of(kt)->user |= u_helper;
+    return kt;
 }
 
 LOOM_OMP_API kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* kt) {

@@ -121,6 +121,7 @@ inline constexpr std::uint8_t u_explicit = 4;    // always set: the record is an
 inline constexpr std::uint8_t u_cancel_check = 8;
 inline constexpr std::uint8_t u_prio = 16;       // priority clause (kmp_task_t::data2)
 inline constexpr std::uint8_t u_included = 32;   // a descendant of a final task: runs at once
+inline constexpr std::uint8_t u_helper = 64;     // hidden helper task: runs on a helper thread
 
 /// Rare per-task data, allocated on demand (a pooled record used as raw memory).
 struct extra {

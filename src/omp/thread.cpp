@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "hidden_helper.hpp"
 #include "team.hpp"
 
 namespace loom::omp {
@@ -30,17 +31,22 @@ void release_thread(void* p) {
     auto* th = static_cast<thread_state*>(p);
     dismiss_hot_teams(th);
     std::lock_guard lk(g_reg_mutex);
-    g_free_gtids.push_back(th->gtid);
+    if (!hidden_helper::is_held_gtid(th->gtid)) g_free_gtids.push_back(th->gtid);
     --g_live;
     delete th;
 }
 
-thread_state* register_thread() {
+// `held`: a gtid held back for a hidden helper thread (hidden_helper.cpp), else -1.
+thread_state* register_thread(kmp_int32 held = -1) {
     std::call_once(g_key_once, [] { pthread_key_create(&g_key, release_thread); });
     auto* th = new thread_state;
     {
         std::lock_guard lk(g_reg_mutex);
-        if (!g_free_gtids.empty()) {
+        // libomp numbers the hidden helpers 1..n; other threads skip them.
+        if (g_next_gtid == 1) g_next_gtid += hidden_helper::held_gtids();
+        if (held >= 0) {
+            th->gtid = held;
+        } else if (!g_free_gtids.empty()) {
             th->gtid = g_free_gtids.back();
             g_free_gtids.pop_back();
         } else {
@@ -79,6 +85,10 @@ __attribute__((noinline)) implicit_task* current_task() { return this_thread()->
 
 thread_state* this_thread_if_known() noexcept { return tl_state; }
 
+thread_state* register_held_thread(kmp_int32 gtid) {
+    return tl_state ? tl_state : register_thread(gtid);
+}
+
 int known_threads() noexcept {
     std::lock_guard lk(g_reg_mutex);
     return g_live;
@@ -97,7 +107,7 @@ void reset_threads_after_fork() noexcept {
         th->initial.single_count = 0;
         // gtids of the parent's other threads may be reused.
         for (kmp_int32 g = 0; g < g_next_gtid; ++g)
-            if (g != th->gtid) g_free_gtids.push_back(g);
+            if (g != th->gtid && !hidden_helper::is_held_gtid(g)) g_free_gtids.push_back(g);
     }
 }
 

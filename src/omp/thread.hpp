@@ -80,6 +80,8 @@ thread_state* this_thread();
 implicit_task* current_task();
 /// Like this_thread() but null if the thread never entered the runtime.
 thread_state* this_thread_if_known() noexcept;
+/// Registers the calling thread (a hidden helper) with a gtid held back for it.
+thread_state* register_held_thread(kmp_int32 gtid);
 /// Number of thread states handed out and still alive.
 int known_threads() noexcept;
 /// After fork(): forget every thread but the caller (lifecycle.cpp).
