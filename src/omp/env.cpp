@@ -2,6 +2,7 @@
 #include "env.hpp"
 
 #include <sched.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cctype>
@@ -15,6 +16,7 @@
 #include <string>
 
 #include "abi.hpp"
+#include "alloc.hpp"
 
 namespace loom::omp {
 
@@ -240,6 +242,17 @@ void parse_proc_bind(global_icvs& g) {
     g.initial.bind = static_cast<signed char>(list[0]);
 }
 
+// As libomp on Linux (LLVM bug 26540, misc_bugs/stack-propagate): with no stack size
+// asked for, workers get the main thread's stack limit, at most 64 MiB (libomp's cap for
+// an unlimited one); 0 (the scheduler's default) when that is smaller than 1 MiB.
+std::size_t main_stack_limit() {
+    constexpr std::size_t cap = std::size_t{64} << 20;
+    rlimit r{};
+    if (getrlimit(RLIMIT_STACK, &r) != 0) return 0;
+    std::size_t s = r.rlim_cur == RLIM_INFINITY || r.rlim_cur > cap ? cap : r.rlim_cur;
+    return s >= (std::size_t{1} << 20) ? s : 0;
+}
+
 void parse_stacksize(global_icvs& g) {
     for (const char* name : {"KMP_STACKSIZE", "OMP_STACKSIZE"}) {
         const char* v = env(name);
@@ -252,6 +265,7 @@ void parse_stacksize(global_icvs& g) {
         }
         g.stacksize = bytes;  // OMP_STACKSIZE, parsed last, wins
     }
+    if (g.stacksize == 0 && !env("LOOM_STACKSIZE")) g.stacksize = main_stack_limit();
 }
 
 void parse_wait_policy(global_icvs& g) {
@@ -409,6 +423,92 @@ void parse_places_env(global_icvs& g) {
     g.places_text = v;
 }
 
+// Any case, as libomp; a value that matches nothing means "default" (libomp 19 does
+// the same after its warning; LLVM env/omp_target_offload).
+void parse_target_offload(global_icvs& g, const char* v) {
+    std::string s = lower(trim(v));
+    if (s == "default") g.target_offload = 0;
+    else if (s == "disabled") g.target_offload = 1;
+    else if (s == "mandatory") g.target_offload = 2;
+    else {
+        g.target_offload = 0;
+        warn("OMP_TARGET_OFFLOAD='%s' is not mandatory, disabled or default; using "
+             "default instead", v);
+    }
+}
+
+// One trait of OMP_ALLOCATOR's "memspace:key=value,..." form (OpenMP 5.2, 21.5.1).
+bool parse_alloc_trait(const std::string& item, alloc_trait& t) {
+    static const std::map<std::string, int> keys = {
+        {"sync_hint", 1}, {"alignment", 2}, {"access", 3}, {"pool_size", 4},
+        {"fallback", 5}, {"pinned", 7}, {"partition", 8}};
+    static const std::map<std::string, std::uintptr_t> values = {
+        {"false", 0}, {"true", 1}, {"contended", 3}, {"uncontended", 4}, {"serialized", 5},
+        {"sequential", 5}, {"private", 6}, {"all", 7}, {"thread", 8}, {"pteam", 9},
+        {"cgroup", 10}, {"default_mem_fb", 11}, {"null_fb", 12}, {"abort_fb", 13},
+        {"environment", 15}, {"nearest", 16}, {"blocked", 17}, {"interleaved", 18}};
+    std::size_t eq = item.find('=');
+    if (eq == std::string::npos) return false;
+    auto k = keys.find(lower(trim(item.substr(0, eq))));
+    if (k == keys.end()) return false;
+    t.key = k->second;
+    std::string val = trim(item.substr(eq + 1));
+    if (t.key == 2 || t.key == 4) {  // alignment, pool_size: byte counts
+        std::size_t n;
+        if (!parse_size(val, 'B', n)) return false;
+        t.value = n;
+        return true;
+    }
+    auto v = values.find(lower(val));
+    if (v == values.end()) return false;
+    t.value = v->second;
+    return true;
+}
+
+// A predefined allocator name, or a memory space with optional traits; names in any
+// case (as libomp). Returns null_allocator if the text is neither.
+allocator_handle parse_allocator(const std::string& text) {
+    static const char* const allocs[] = {
+        "omp_default_mem_alloc", "omp_large_cap_mem_alloc", "omp_const_mem_alloc",
+        "omp_high_bw_mem_alloc", "omp_low_lat_mem_alloc",  "omp_cgroup_mem_alloc",
+        "omp_pteam_mem_alloc",   "omp_thread_mem_alloc"};
+    static const char* const spaces[] = {"omp_default_mem_space", "omp_large_cap_mem_space",
+                                         "omp_const_mem_space", "omp_high_bw_mem_space",
+                                         "omp_low_lat_mem_space"};
+    std::size_t colon = text.find(':');
+    std::string name = lower(trim(text.substr(0, colon)));
+    for (allocator_handle a = 0; a < std::size(allocs); ++a)
+        if (colon == std::string::npos && name == allocs[a]) return a + 1;
+    for (allocator_handle m = 0; m < std::size(spaces); ++m) {
+        if (name != spaces[m]) continue;
+        std::vector<alloc_trait> traits;
+        if (colon != std::string::npos) {
+            for (const std::string& item : split(text.substr(colon + 1), ',')) {
+                alloc_trait t{};
+                if (!parse_alloc_trait(item, t)) return null_allocator;
+                traits.push_back(t);
+            }
+        }
+        return make_allocator(m, static_cast<int>(traits.size()), traits.data());
+    }
+    return null_allocator;
+}
+
+void parse_allocator_env(global_icvs& g) {
+    const char* v = env("OMP_ALLOCATOR");
+    if (!v || trim(v).empty()) return;
+    allocator_handle a = parse_allocator(v);
+    if (a == null_allocator) {
+        // libomp's message and number: programs and LLVM's env/omp_alloc_env_invalid
+        // look for "OMP: Warning #".
+        warn_numbered(42, "OMP_ALLOCATOR: \"%s\" is an invalid value; ignored (using "
+                          "omp_default_mem_alloc)", v);
+        return;
+    }
+    g.initial.def_allocator = a;
+    g.default_allocator = trim(v);
+}
+
 void parse_misc(global_icvs& g) {
     env_bool("OMP_DYNAMIC", g.initial.dynamic);
     env_bool("OMP_CANCELLATION", g.cancellation);
@@ -421,26 +521,8 @@ void parse_misc(global_icvs& g) {
     env_nonneg("OMP_DEFAULT_DEVICE", g.initial.default_device);
     env_nonneg("OMP_NUM_TEAMS", g.num_teams, INT_MAX, true);
     env_nonneg("OMP_TEAMS_THREAD_LIMIT", g.teams_thread_limit, INT_MAX, true);
-    if (const char* v = env("OMP_TARGET_OFFLOAD")) {
-        std::string s = lower(trim(v));
-        if (s == "default") g.target_offload = 0;
-        else if (s == "disabled") g.target_offload = 1;
-        else if (s == "mandatory") g.target_offload = 2;
-        else warn("OMP_TARGET_OFFLOAD='%s' is not mandatory, disabled or default; using "
-                  "default instead", v);
-    }
-    if (const char* v = env("OMP_ALLOCATOR")) {
-        static const char* const names[] = {
-            "omp_default_mem_alloc", "omp_large_cap_mem_alloc", "omp_const_mem_alloc",
-            "omp_high_bw_mem_alloc", "omp_low_lat_mem_alloc",  "omp_cgroup_mem_alloc",
-            "omp_pteam_mem_alloc",   "omp_thread_mem_alloc"};
-        std::string s = trim(v);
-        bool ok = false;
-        for (const char* n : names) ok = ok || s == n;
-        if (ok) g.default_allocator = s;
-        else warn("OMP_ALLOCATOR='%s' is not a predefined allocator; using "
-                  "omp_default_mem_alloc instead", v);
-    }
+    if (const char* v = env("OMP_TARGET_OFFLOAD")) parse_target_offload(g, v);
+    parse_allocator_env(g);
 }
 
 }  // namespace
@@ -455,6 +537,32 @@ void warn(const char* fmt, ...) {
     std::vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     std::fprintf(stderr, "loom: warning: %s\n", buf);
+}
+
+void warn_numbered(int number, const char* fmt, ...) {
+    if (!g_warnings) return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    std::fprintf(stderr, "OMP: Warning #%d: %s\n", number, buf);
+}
+
+void apply_setting(const char* assignment) {
+    const std::string text = assignment ? assignment : "";
+    const std::size_t eq = text.find('=');
+    const std::string name = trim(text.substr(0, eq));
+    if (eq != std::string::npos && name == "OMP_TARGET_OFFLOAD") {
+        parse_target_offload(globals(), text.c_str() + eq + 1);
+        return;
+    }
+    if (eq != std::string::npos && name == "KMP_WARNINGS") {
+        if (int b = parse_bool(text.substr(eq + 1)); b >= 0) set_warnings(b == 1);
+        return;
+    }
+    warn("kmp_set_defaults('%s'): only OMP_TARGET_OFFLOAD and KMP_WARNINGS can be set "
+         "this way; ignored", text.c_str());
 }
 
 std::vector<int> available_cpus() {

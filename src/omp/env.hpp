@@ -16,6 +16,13 @@ void parse_environment(global_icvs& g);
 /// Prints "loom: warning: ..." on stderr unless warnings are off (kmp_set_warnings_off).
 void warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 void set_warnings(bool on) noexcept;
+/// Prints libomp's form "OMP: Warning #<number>: ..." (number: libomp 19's message
+/// catalogue) where programs and LLVM's tests look for that prefix.
+void warn_numbered(int number, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/// kmp_set_defaults("NAME=value"): applies a setting after start-up (the ones that
+/// are read when used: OMP_TARGET_OFFLOAD, KMP_WARNINGS); one warning for others.
+void apply_setting(const char* assignment);
 
 /// Parses an OMP_PLACES value; returns false if malformed.
 bool parse_places(const std::string& text, std::vector<std::vector<int>>& out);

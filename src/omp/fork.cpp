@@ -15,6 +15,9 @@
 #include "thread.hpp"
 #include "wait.hpp"
 
+// The error directive's entry point (single.cpp): strict num_threads reports through it.
+LOOM_OMP_API void __kmpc_error(loom::omp::ident_t* loc, int severity, const char* message);
+
 namespace loom::omp {
 
 task_hooks g_task_hooks;
@@ -150,6 +153,23 @@ team* acquire_team(thread_state* th, int level, int want) {
     return new team(cap);  // the cached one is in use (a parked region on this thread)
 }
 
+// Teams of a host league, as libomp 19 shapes them (__kmp_push_num_teams[_51]) with the
+// pool standing for the available processors: num_teams(lb:ub) takes as many teams
+// as the pool holds at the thread limit, within [lb, ub]; then each team's threads are
+// cut so that all teams can have them at once. Teams are gangs on distinct workers, so
+// that keeps every team the same size (LLVM teams/kmp_num_teams).
+void shape_league(int lb, int ub, int limit, int nthreads_var, int& nteams, int& per_team) {
+    const global_icvs& g = globals();
+    const int pool = pool_size();
+    if (limit <= 0) limit = g.teams_thread_limit;
+    if (ub <= 0) nteams = g.num_teams > 0 ? g.num_teams : 1;
+    else if (lb <= 0 || lb >= ub) nteams = ub;
+    else nteams = std::clamp(pool / std::max(limit, 1), lb, ub);
+    per_team = limit > 0 ? limit : std::max(1, pool / nteams);
+    if (limit <= 0 && nthreads_var > 0) per_team = std::min(per_team, nthreads_var);
+    if (per_team > 1 && nteams * per_team > pool) per_team = std::max(1, pool / nteams);
+}
+
 int prefer_for(int master_worker, int i, int nworkers) {
     if (nworkers <= 1) return 1;
     int base = master_worker > 0 ? master_worker : 0;
@@ -235,7 +255,7 @@ void reset_team_for_region(team* t, int n) {
 }
 
 void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int argc,
-                    void** args, int league_teams) {
+                    void** args, int league_teams, const task_icvs* icvs = nullptr) {
     implicit_task child;
     child.parent = parent;
     child.level = league_teams ? parent->level : parent->level + 1;
@@ -245,7 +265,9 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
     child.num_teams = parent->num_teams;
     child.holds_claim = parent->holds_claim;
     child.worker = parent->worker;
-    if (league_teams)
+    if (icvs)
+        child.icv = *icvs;
+    else if (league_teams)
         child.icv = parent->icv;
     else
         inherit_icvs(parent->icv, child.icv);
@@ -263,6 +285,53 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
     }
     if (g_task_hooks.drain) g_task_hooks.drain(&child, true);
     th->current = parent;
+}
+
+// What __kmpc_push_num_threads* asked of the next region; the fork consumes it.
+struct pushed_request {
+    int nthreads = 0;
+    const std::vector<int>* list = nullptr;
+    int severity = 0;
+    const char* message = nullptr;
+    ident_t* loc = nullptr;
+};
+
+pushed_request take_pushed(thread_state* th) {
+    pushed_request p{th->pushed_nthreads, th->pushed_list, th->pushed_severity,
+                     th->pushed_message, th->pushed_loc};
+    th->pushed_nthreads = 0;
+    th->pushed_list = nullptr;
+    th->pushed_severity = 0;
+    th->pushed_message = nullptr;
+    th->pushed_loc = nullptr;
+    th->pushed_bind = -1;
+    return p;
+}
+
+// A strict num_threads clause that gets fewer threads reports it the way the error
+// directive does, with the clause's severity (1 warning, 2 fatal) and message, else
+// libomp 19's text (OpenMP 6.0, num_threads clause).
+void check_strict(const pushed_request& p, int got) {
+    if (p.severity == 0 || got >= p.nthreads) return;
+    __kmpc_error(p.loc, p.severity,
+                 p.message ? p.message
+                           : "Cannot form team with number of threads specified by strict "
+                             "num_threads clause.");
+}
+
+// ICVs of the implicit tasks of a region: inherited, then a num_threads list's entries
+// for the nested levels, and a target task's thread limit.
+task_icvs child_icvs_of(const task_icvs& parent, const pushed_request& p, int thread_limit) {
+    task_icvs c;
+    inherit_icvs(parent, c);
+    if (p.list) {
+        c.nthreads_list = p.list;
+        c.nthreads_pos = 1;
+        c.nthreads = (*p.list)[1];
+        c.nthreads_from_list = true;
+    }
+    if (thread_limit > 0) c.thread_limit = thread_limit;
+    return c;
 }
 
 }  // namespace
@@ -309,24 +378,38 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     thread_state* th = this_thread();
     implicit_task* parent = th->current;
     ensure_pool();
-    int req = th->pushed_nthreads;
-    th->pushed_nthreads = 0;
-    th->pushed_bind = -1;
+    const pushed_request push = take_pushed(th);
+    const int req = push.nthreads;
+    const int tl = thread_limit_of(th, parent);
+    task_icvs child;
 
     int n;
     if (league_teams > 0) {
-        n = league_teams;
+        // Members run the teams in turn; each needs room for its team's threads.
+        const int per_team = std::max(1, league_limit);
+        n = std::min(league_teams, std::max(1, pool_size() / per_team));
+        child = parent->icv;
+        child.nthreads = per_team;
+        child.nthreads_from_list = false;
+        child.thread_limit = per_team;
     } else {
         n = req > 0 ? req : parent->icv.nthreads;
         if (n <= 0) n = pool_size();
         if (!parallel_if || parent->active_level >= parent->icv.max_active_levels) n = 1;
-        if (parent->icv.thread_limit > 0) n = std::min(n, parent->icv.thread_limit);
+        if (tl > 0) n = std::min(n, tl);
         if (globals().library == 0) n = 1;
+        child = child_icvs_of(parent->icv, push, tl);
     }
     int nworkers = pool_size();
-    if (n > nworkers && parent->level == 0 && !parent->in_league) nworkers = try_grow_pool(n);
+    // A top-level region may grow the pool: to its own size, and when a list sizes its
+    // nested levels, to what the whole nest can ask for (icv.cpp, nest_demand).
+    if (parent->level == 0 && !parent->in_league) {
+        const int want = league_teams > 0 || n <= 1 ? n : nest_demand(n, child, tl);
+        if (want > nworkers) nworkers = try_grow_pool(want);
+    }
     if (n <= 1) {
-        run_serialized(th, parent, fn, argc, args, league_teams > 0 ? 1 : 0);
+        if (league_teams == 0) check_strict(push, 1);
+        run_serialized(th, parent, fn, argc, args, league_teams, &child);
         return;
     }
 
@@ -343,9 +426,11 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         t->busy = false;
         if (!t->hot) delete t;
         if (master_claimed) claims::release(static_cast<unsigned>(w));
-        run_serialized(th, parent, fn, argc, args, 0);
+        check_strict(push, 1);
+        run_serialized(th, parent, fn, argc, args, 0, &child);
         return;
     }
+    if (league_teams == 0) check_strict(push, m);
 
     retire_surplus(t, m);
 
@@ -357,15 +442,9 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     t->active_level = parent->active_level + 1;
     t->league = league_teams > 0;
     if (t->league) {
-        t->league_thread_limit = n;  // number of teams; members loop over them
-        t->child_icvs = parent->icv;
-        int per_team = league_limit > 0 ? league_limit : std::max(1, pool_size() / n);
-        t->child_icvs.nthreads = per_team;
-        t->child_icvs.nthreads_from_list = false;
-        t->child_icvs.thread_limit = per_team;
-    } else {
-        inherit_icvs(parent->icv, t->child_icvs);
+        t->league_thread_limit = league_teams;  // number of teams; members loop over them
     }
+    t->child_icvs = child;
     ++t->epoch;
     if (t->epoch == go_hold || t->epoch == go_retired || t->epoch == 0) t->epoch = 1;
     reset_team_for_region(t, m);
@@ -447,19 +526,21 @@ LOOM_OMP_API void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro fn, ...
     for (kmp_int32 i = 0; i < argc && i < 64; ++i) args[i] = va_arg(ap, void*);
     va_end(ap);
     thread_state* th = this_thread();
-    int nteams = th->pushed_teams > 0 ? th->pushed_teams : globals().num_teams;
-    if (nteams <= 0) nteams = 1;
-    int limit = th->pushed_teams_threads > 0 ? th->pushed_teams_threads
-                                             : globals().teams_thread_limit;
+    ensure_pool();
+    int nteams = 0, per_team = 0;
+    shape_league(th->pushed_teams_lb, th->pushed_teams, th->pushed_teams_threads,
+                 th->current->icv.nthreads, nteams, per_team);
     th->pushed_teams = 0;
+    th->pushed_teams_lb = 0;
     th->pushed_teams_threads = 0;
-    fork_region(fn, argc, args, true, nteams, limit);
+    fork_region(fn, argc, args, true, nteams, per_team);
 }
 
 LOOM_OMP_API void __kmpc_push_num_teams(ident_t*, kmp_int32, kmp_int32 num_teams,
                                         kmp_int32 num_threads) {
     thread_state* th = this_thread();
     th->pushed_teams = num_teams;
+    th->pushed_teams_lb = 0;
     th->pushed_teams_threads = num_threads;
 }
 
@@ -467,11 +548,45 @@ LOOM_OMP_API void __kmpc_push_num_teams_51(ident_t*, kmp_int32, kmp_int32 lb, km
                                            kmp_int32 num_threads) {
     thread_state* th = this_thread();
     th->pushed_teams = ub > 0 ? ub : lb;
+    th->pushed_teams_lb = lb;
     th->pushed_teams_threads = num_threads;
 }
 
 LOOM_OMP_API void __kmpc_push_num_threads(ident_t*, kmp_int32, kmp_int32 num_threads) {
-    this_thread()->pushed_nthreads = num_threads;
+    thread_state* th = this_thread();
+    th->pushed_nthreads = num_threads;
+    th->pushed_list = nullptr;
+}
+
+// num_threads(n1, n2, ...) (OpenMP 6.0; libomp 19's entry points and signatures):
+// n1 threads for the region, n2 for the regions nested in it, and so on.
+LOOM_OMP_API void __kmpc_push_num_threads_list(ident_t*, kmp_int32, kmp_uint32 length,
+                                               kmp_int32* list) {
+    thread_state* th = this_thread();
+    if (length == 0 || !list) return;
+    th->pushed_nthreads = list[0];
+    th->pushed_list = length > 1 ? intern_nthreads_list(list, length) : nullptr;
+}
+
+// num_threads(strict: n) with severity and message clauses (1 warning, 2 fatal).
+LOOM_OMP_API void __kmpc_push_num_threads_strict(ident_t* loc, kmp_int32 gtid,
+                                                 kmp_int32 num_threads, int severity,
+                                                 const char* message) {
+    __kmpc_push_num_threads(loc, gtid, num_threads);
+    thread_state* th = this_thread();
+    th->pushed_severity = severity == 2 ? 2 : 1;
+    th->pushed_message = message;
+    th->pushed_loc = loc;
+}
+
+LOOM_OMP_API void __kmpc_push_num_threads_list_strict(ident_t* loc, kmp_int32 gtid,
+                                                      kmp_uint32 length, kmp_int32* list,
+                                                      int severity, const char* message) {
+    __kmpc_push_num_threads_list(loc, gtid, length, list);
+    thread_state* th = this_thread();
+    th->pushed_severity = severity == 2 ? 2 : 1;
+    th->pushed_message = message;
+    th->pushed_loc = loc;
 }
 
 LOOM_OMP_API void __kmpc_push_proc_bind(ident_t*, kmp_int32, kmp_int32 proc_bind) {
@@ -481,8 +596,7 @@ LOOM_OMP_API void __kmpc_push_proc_bind(ident_t*, kmp_int32, kmp_int32 proc_bind
 LOOM_OMP_API void __kmpc_serialized_parallel(ident_t*, kmp_int32) {
     thread_state* th = this_thread();
     implicit_task* parent = th->current;
-    th->pushed_nthreads = 0;
-    th->pushed_bind = -1;
+    take_pushed(th);
     auto* child = new implicit_task;
     child->parent = parent;
     child->level = parent->level + 1;

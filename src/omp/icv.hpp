@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct sched_icv {
 /// ICVs of one data environment (one implicit or initial task).
 struct task_icvs {
     int nthreads = 0;                 // nthreads-var; 0 = the pool size
+    const std::vector<int>* nthreads_list = nullptr;  // the list nthreads_pos indexes:
+                                      // a num_threads list clause's; null = OMP_NUM_THREADS
     unsigned char nthreads_pos = 0;   // index of nthreads in the OMP_NUM_THREADS list
     bool nthreads_from_list = true;
     signed char bind = 0;             // bind-var (omp_proc_bind_t)
@@ -30,6 +33,7 @@ struct task_icvs {
     int max_active_levels = 1;        // max-active-levels-var
     int thread_limit = 0;             // thread-limit-var; 0 = unlimited
     int default_device = 0;           // default-device-var
+    std::uintptr_t def_allocator = 1; // def-allocator-var (omp_default_mem_alloc)
     sched_icv sched;                  // run-sched-var
 };
 
@@ -77,5 +81,13 @@ int default_nthreads();
 
 /// Advances the list ICVs from a parent task to its child implicit tasks.
 void inherit_icvs(const task_icvs& parent, task_icvs& child) noexcept;
+/// A num_threads list clause's list as a shared, never freed object (one per distinct
+/// list), so tasks can point at it: the ICVs of a region sized by it (`n` > 1 entries)
+/// start at its entry 1 (OpenMP 6.0, num_threads clause; libomp 19).
+const std::vector<int>* intern_nthreads_list(const int* list, unsigned n);
+/// The threads a top-level region of `n` threads can have at once when its nested
+/// levels follow a list (`child`: the ICVs of its implicit tasks); n when no list
+/// (of more than one entry) says how the region nests.
+int nest_demand(int n, const task_icvs& child, int limit);
 
 }  // namespace loom::omp

@@ -35,7 +35,7 @@ LOOM_OMP_API void kmp_set_library(int mode) {
 LOOM_OMP_API void kmp_set_library_serial() { globals().library = 0; }
 LOOM_OMP_API void kmp_set_library_throughput() { globals().library = 1; }
 LOOM_OMP_API void kmp_set_library_turnaround() { globals().library = 2; }
-LOOM_OMP_API void kmp_set_defaults(const char*) {}
+LOOM_OMP_API void kmp_set_defaults(const char* s) { apply_setting(s); }
 LOOM_OMP_API void kmp_set_disp_num_buffers(int) {}
 
 LOOM_OMP_API void kmp_set_warnings_on() { set_warnings(true); }

@@ -11,6 +11,7 @@
 #include "env.hpp"
 #include "icv.hpp"
 #include "lifecycle.hpp"
+#include "task.hpp"
 #include "team.hpp"
 #include "thread.hpp"
 
@@ -28,7 +29,26 @@ implicit_task* at_level(int level) {
     return it;
 }
 
+// The entry routine of an explicit task: with its record it names the task (records
+// are pooled and reused, entry routines differ between constructs).
+const void* routine_of(tasking::tdata* d) {
+    return reinterpret_cast<const void*>(tasking::ktask_of(tasking::record_of(d))->routine);
+}
+
 }  // namespace
+
+namespace loom::omp {
+
+int thread_limit_of(const thread_state* th, const implicit_task* it) noexcept {
+    int tl = it->icv.thread_limit;
+    if (!th->limit_task) return tl;
+    auto* rc = static_cast<const tasking::root_ctx*>(it->tasking);
+    tasking::tdata* cur = rc ? rc->current : nullptr;
+    if (cur != th->limit_task || routine_of(cur) != th->limit_routine) return tl;
+    return tl > 0 ? std::min(tl, th->task_thread_limit) : th->task_thread_limit;
+}
+
+}  // namespace loom::omp
 
 LOOM_OMP_API void omp_set_num_threads(int n) {
     implicit_task* it = current_task();
@@ -45,9 +65,10 @@ LOOM_OMP_API void ompc_set_num_threads(int n) { omp_set_num_threads(n); }
 LOOM_OMP_API int omp_get_num_threads() { return current_task()->nthreads; }
 
 LOOM_OMP_API int omp_get_max_threads() {
-    implicit_task* it = current_task();
+    thread_state* th = this_thread();
+    implicit_task* it = th->current;
     int n = it->icv.nthreads > 0 ? it->icv.nthreads : pool_size();
-    if (it->icv.thread_limit > 0) n = std::min(n, it->icv.thread_limit);
+    if (int tl = thread_limit_of(th, it); tl > 0) n = std::min(n, tl);
     return n;
 }
 
@@ -100,8 +121,25 @@ LOOM_OMP_API void omp_get_schedule(int* kind, int* chunk) {
 }
 
 LOOM_OMP_API int omp_get_thread_limit() {
-    int tl = current_task()->icv.thread_limit;
+    thread_state* th = this_thread();
+    int tl = thread_limit_of(th, th->current);
     return tl > 0 ? tl : INT_MAX;
+}
+
+// thread_limit clause of a target construct: clang calls this first thing in the
+// target task's entry (host fallback), so it belongs to the innermost explicit task.
+LOOM_OMP_API void __kmpc_set_thread_limit(ident_t*, kmp_int32, kmp_int32 limit) {
+    if (limit <= 0) return;
+    thread_state* th = this_thread();
+    implicit_task* it = th->current;
+    auto* rc = static_cast<tasking::root_ctx*>(it->tasking);
+    if (!rc || !rc->current) {
+        it->icv.thread_limit = limit;
+        return;
+    }
+    th->limit_task = rc->current;
+    th->limit_routine = routine_of(rc->current);
+    th->task_thread_limit = limit;
 }
 
 LOOM_OMP_API int omp_get_supported_active_levels() { return INT_MAX; }
@@ -168,7 +206,14 @@ LOOM_OMP_API int omp_get_device_num() { return 0; }
 LOOM_OMP_API int omp_get_initial_device() { return 0; }
 LOOM_OMP_API int omp_is_initial_device() { return 1; }
 LOOM_OMP_API int omp_control_tool(int, int, void*) { return -2; }  // omp_control_tool_notool
-LOOM_OMP_API int __kmpc_get_target_offload() { return globals().target_offload; }
+// libomp's kmp_target_offload_kind: 0 disabled, 1 default, 2 mandatory.
+LOOM_OMP_API int __kmpc_get_target_offload() {
+    switch (globals().target_offload) {
+        case 1: return 0;
+        case 2: return 2;
+        default: return 1;
+    }
+}
 
 // ---- time ---------------------------------------------------------------------------------
 

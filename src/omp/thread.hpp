@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 #include "abi.hpp"
 #include "icv.hpp"
@@ -61,9 +62,20 @@ struct thread_state {
     implicit_task* current = nullptr;
     implicit_task initial;          // the thread's initial task (level 0)
     int pushed_nthreads = 0;        // __kmpc_push_num_threads, consumed by the next fork
+    const std::vector<int>* pushed_list = nullptr;  // __kmpc_push_num_threads_list (> 1 entry)
+    int pushed_severity = 0;        // strict num_threads: 1 warning, 2 fatal; 0 not strict
+    const char* pushed_message = nullptr;
+    ident_t* pushed_loc = nullptr;
+    // __kmpc_set_thread_limit inside an explicit (target) task: its thread-limit-var.
+    // Explicit tasks share their implicit task's ICVs, so it is kept here and applies
+    // while that task (record and entry routine) is the innermost one running.
+    const void* limit_task = nullptr;
+    const void* limit_routine = nullptr;
+    int task_thread_limit = 0;
     int pushed_bind = -1;           // __kmpc_push_proc_bind
     int pushed_teams = 0;           // __kmpc_push_num_teams
     int pushed_teams_threads = 0;
+    int pushed_teams_lb = 0;        // __kmpc_push_num_teams_51's lower bound
     static constexpr int hot_levels = 4;
     team* hot[hot_levels] = {};     // cached teams this thread forks at each level
     std::uint64_t affinity_shown = 0;  // OMP_DISPLAY_AFFINITY: last team shape shown
@@ -87,6 +99,9 @@ int known_threads() noexcept;
 /// After fork(): forget every thread but the caller (lifecycle.cpp).
 void reset_threads_after_fork() noexcept;
 
+/// thread-limit-var of the code running in `it` on `th` (0: none), including the limit
+/// an enclosing target task set with __kmpc_set_thread_limit.
+int thread_limit_of(const thread_state* th, const implicit_task* it) noexcept;
 /// Invokes an outlined region body with `argc` pointer arguments.
 void invoke_microtask(kmpc_micro fn, kmp_int32 gtid, kmp_int32 tid, int argc, void** args);
 
