@@ -186,8 +186,6 @@ struct standin {
     root_ctx rc;
 };
 
-inline bool root_is_task(ext::task* rec) noexcept { return !parent_is_task(rec); }
-
 }  // namespace
 
 bool is_omp_task(ext::task* t) noexcept { return t->run == &run_entry; }
