@@ -76,34 +76,111 @@ int place_of_thread() {
     return -1;
 }
 
+// Fields of OpenMP 5.2 (table 10.1): a short name and a long name each. Integer
+// fields are padded like printf's %d (a '-' sign before the zeros), text fields with
+// spaces only, as libomp does.
 struct field {
     char letter;
     const char* name;
+    bool numeric;
 };
 constexpr field fields[] = {
-    {'t', "team_num"},      {'T', "num_teams"},    {'L', "nesting_level"},
-    {'n', "thread_num"},    {'N', "num_threads"},  {'a', "ancestor_tnum"},
-    {'H', "host"},          {'P', "process_id"},   {'i', "native_thread_id"},
-    {'A', "thread_affinity"},
+    {'t', "team_num", true},    {'T', "num_teams", true},     {'L', "nesting_level", true},
+    {'n', "thread_num", true},  {'N', "num_threads", true},   {'a', "ancestor_tnum", true},
+    {'H', "host", false},       {'P', "process_id", true},    {'i', "native_thread_id", true},
+    {'A', "thread_affinity", false},
 };
 
-std::string value_of(char letter, implicit_task* it) {
+// %[0][.][width]field: '.' right-justifies, a '0' (before the '.' or as the first
+// width digit) pads right-justified integers with zeros; without '.' the value is
+// left-justified and padded with spaces. Width keeps its first 8 digits (libomp).
+struct field_spec {
+    bool zero = false;
+    bool right = false;
+    int width = 0;
+};
+
+const char* parse_spec(const char* p, field_spec& spec) {
+    if (*p == '0') {
+        spec.zero = true;
+        ++p;
+    }
+    if (*p == '.') {
+        spec.right = true;
+        ++p;
+    }
+    if (*p == '0') spec.zero = true;
+    for (int digits = 0; std::isdigit(static_cast<unsigned char>(*p)); ++p)
+        if (digits++ < 8) spec.width = spec.width * 10 + (*p - '0');
+    return p;
+}
+
+// Reads the field name at p (a letter or "{long_name}"); returns the field or null
+// ("undefined") and advances p past what it consumed.
+const field* parse_field(const char*& p) {
+    if (*p == '{') {
+        const char* q = p + 1;
+        while (std::isalnum(static_cast<unsigned char>(*q)) || *q == '_') ++q;
+        std::string name(p + 1, q);
+        const bool closed = *q == '}';
+        p = closed ? q + 1 : q;
+        if (closed)
+            for (const field& f : fields)
+                if (name == f.name) return &f;
+        return nullptr;
+    }
+    if (*p == '\0') return nullptr;
+    char c = *p++;
+    for (const field& f : fields)
+        if (c == f.letter) return &f;
+    return nullptr;
+}
+
+long number_of(char letter, implicit_task* it) {
     switch (letter) {
-        case 't': return std::to_string(it->team_num);
-        case 'T': return std::to_string(it->num_teams);
-        case 'L': return std::to_string(it->level);
-        case 'n': return std::to_string(it->tid);
-        case 'N': return std::to_string(it->nthreads);
-        case 'a': return std::to_string(it->parent ? it->parent->tid : -1);
-        case 'H': {
-            char host[256] = {};
-            gethostname(host, sizeof host - 1);
-            return host;
-        }
-        case 'P': return std::to_string(getpid());
-        case 'i': return std::to_string(static_cast<long>(syscall(SYS_gettid)));
-        case 'A': return cpu_list(thread_cpus());
-        default: return "undefined";
+        case 't': return it->team_num;
+        case 'T': return it->num_teams;
+        case 'L': return it->level;
+        case 'n': return it->tid;
+        case 'N': return it->nthreads;
+        case 'a': return it->level > 0 && it->parent ? it->parent->tid : -1;
+        case 'P': return static_cast<long>(getpid());
+        default: return static_cast<long>(syscall(SYS_gettid));  // 'i'
+    }
+}
+
+std::string text_of(char letter) {
+    if (letter == 'A') return cpu_list(thread_cpus());
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    return host;
+}
+
+void append_field(std::string& out, const field* f, const field_spec& spec, implicit_task* it) {
+    std::string v;
+    if (f && f->numeric) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%ld", number_of(f->letter, it));
+        v = buf;
+    } else {
+        v = f ? text_of(f->letter) : "undefined";
+    }
+    if (static_cast<int>(v.size()) >= spec.width) {
+        out += v;
+        return;
+    }
+    std::size_t pad = static_cast<std::size_t>(spec.width) - v.size();
+    if (!spec.right) {
+        out += v;
+        out.append(pad, ' ');
+    } else if (spec.zero && f && f->numeric) {
+        std::size_t sign = v[0] == '-' ? 1 : 0;
+        out += v.substr(0, sign);
+        out.append(pad, '0');
+        out += v.substr(sign);
+    } else {
+        out.append(pad, ' ');
+        out += v;
     }
 }
 
@@ -123,38 +200,9 @@ std::string format_affinity(const char* fmt, implicit_task* it) {
             ++p;
             continue;
         }
-        bool zero = false, right = false;
-        if (*p == '0') {
-            zero = true;
-            ++p;
-        }
-        if (*p == '.') {
-            right = true;
-            ++p;
-        }
-        int width = 0;
-        while (std::isdigit(static_cast<unsigned char>(*p))) width = width * 10 + (*p++ - '0');
-        char letter = 0;
-        if (*p == '{') {
-            const char* close = std::strchr(p, '}');
-            if (close) {
-                std::string name(p + 1, close);
-                for (const field& f : fields)
-                    if (name == f.name) letter = f.letter;
-                p = close + 1;
-            }
-        } else if (*p) {
-            for (const field& f : fields)
-                if (*p == f.letter) letter = f.letter;
-            if (letter) ++p;
-        }
-        std::string v = letter ? value_of(letter, it) : "undefined";
-        if (static_cast<int>(v.size()) < width) {
-            std::size_t pad = static_cast<std::size_t>(width) - v.size();
-            if (right || zero) v = std::string(pad, zero ? '0' : ' ') + v;
-            else v += std::string(pad, ' ');
-        }
-        out += v;
+        field_spec spec;
+        p = parse_spec(p, spec);
+        append_field(out, parse_field(p), spec, it);
     }
     return out;
 }
@@ -162,6 +210,8 @@ std::string format_affinity(const char* fmt, implicit_task* it) {
 void maybe_display_affinity(implicit_task* it) {
     if (!globals().display_affinity) return;
     thread_state* th = this_thread();
+    // As libomp: a thread shows its line again only when the team it is in looks
+    // different to it (nesting level, team size or its number in the team).
     std::uint64_t key = (static_cast<std::uint64_t>(it->level) << 48) ^
                         (static_cast<std::uint64_t>(it->nthreads) << 24) ^
                         static_cast<std::uint64_t>(it->tid) ^ 1;

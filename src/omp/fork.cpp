@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "abi.hpp"
+#include "affinity.hpp"
 #include "claims.hpp"
 #include "icv.hpp"
 #include "lifecycle.hpp"
@@ -70,6 +71,7 @@ void setup_task(team* t, int i, implicit_task& it, int worker) {
 // the teams i, i + m, i + 2m, ... one after another.
 void run_share(team* t, int i, implicit_task& it, thread_state* th) {
     if (!t->league) {
+        maybe_display_affinity(&it);
         invoke_microtask(t->fn, th->gtid, i, t->argc, t->args);
         return;
     }
@@ -281,6 +283,7 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
             invoke_microtask(fn, th->gtid, 0, argc, args);
         }
     } else {
+        maybe_display_affinity(&child);
         invoke_microtask(fn, th->gtid, 0, argc, args);
     }
     if (g_task_hooks.drain) g_task_hooks.drain(&child, true);
