@@ -1,7 +1,14 @@
-// OMP_DISPLAY_ENV / omp_display_env in libomp's format (on stderr).
+// OMP_DISPLAY_ENV / omp_display_env and KMP_SETTINGS in libomp's formats (on stderr).
+#include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
+#include <vector>
+
+#include <unistd.h>  // environ
 
 #include "abi.hpp"
 #include "icv.hpp"
@@ -41,19 +48,36 @@ const char* bind_name(int b) {
     }
 }
 
+// OMP_DISPLAY_ENV lines start with "  [host] ", KMP_SETTINGS lines with three spaces.
+const char* g_indent = "  [host] ";
+
 void line(const char* name, const std::string& value) {
-    std::fprintf(stderr, "  [host] %s='%s'\n", name, value.c_str());
+    std::fprintf(stderr, "%s%s='%s'\n", g_indent, name, value.c_str());
 }
 
-void undefined(const char* name) { std::fprintf(stderr, "  [host] %s: value is not defined\n", name); }
+void undefined(const char* name) { std::fprintf(stderr, "%s%s: value is not defined\n", g_indent, name); }
 
-}  // namespace
+bool settings_asked() {
+    const char* v = std::getenv("KMP_SETTINGS");
+    if (!v) return false;
+    std::string s;
+    for (const char* p = v; *p; ++p) s += static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
+    return s == "1" || s == "true" || s == "yes" || s == "on" || s == ".true.";
+}
 
-void display_env(bool verbose) {
+// The runtime's variables found in the environment, sorted.
+std::vector<std::string> user_settings() {
+    std::vector<std::string> out;
+    for (char** e = environ; e && *e; ++e)
+        for (const char* prefix : {"KMP_", "OMP_", "GOMP_", "LOOM_", "LIBOMP_"})
+            if (std::strncmp(*e, prefix, std::strlen(prefix)) == 0) out.emplace_back(*e);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void display_values(bool verbose) {
     global_icvs& g = globals();
     const task_icvs& icv = g.initial;
-    std::fprintf(stderr, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n");
-    std::fprintf(stderr, "   _OPENMP='201611'\n");
     if (verbose) {
         long spin = spin_budget_us();
         line("KMP_BLOCKTIME", spin < 0 ? std::string("infinite") : std::to_string(spin / 1000));
@@ -71,7 +95,7 @@ void display_env(bool verbose) {
     line("OMP_DYNAMIC", icv.dynamic ? "TRUE" : "FALSE");
     line("OMP_MAX_ACTIVE_LEVELS", std::to_string(icv.max_active_levels));
     line("OMP_MAX_TASK_PRIORITY", std::to_string(g.max_task_priority));
-    std::fprintf(stderr, "  [host] OMP_NESTED: deprecated; max-active-levels-var=%d\n",
+    std::fprintf(stderr, "%sOMP_NESTED: deprecated; max-active-levels-var=%d\n", g_indent,
                  icv.max_active_levels);
     line("OMP_NUM_TEAMS", std::to_string(g.num_teams));
     if (g.nthreads_set) line("OMP_NUM_THREADS", join(g.nthreads_list));
@@ -89,7 +113,7 @@ void display_env(bool verbose) {
     }
     line("OMP_SCHEDULE", g.schedule_text);
     line("OMP_STACKSIZE", size_text(g.stacksize ? g.stacksize : ext::stack_size()));
-    std::fprintf(stderr, "  [host] OMP_TARGET_OFFLOAD=%s\n",
+    std::fprintf(stderr, "%sOMP_TARGET_OFFLOAD=%s\n", g_indent,
                  g.target_offload == 1 ? "DISABLED" : g.target_offload == 2 ? "MANDATORY" : "DEFAULT");
     line("OMP_TEAMS_THREAD_LIMIT", std::to_string(g.teams_thread_limit));
     line("OMP_THREAD_LIMIT", std::to_string(icv.thread_limit > 0 ? icv.thread_limit : INT_MAX));
@@ -97,7 +121,29 @@ void display_env(bool verbose) {
     undefined("OMP_TOOL_LIBRARIES");
     undefined("OMP_TOOL_VERBOSE_INIT");
     line("OMP_WAIT_POLICY", g.wait_policy_set && g.wait_policy_active ? "ACTIVE" : "PASSIVE");
+}
+
+}  // namespace
+
+void display_env(bool verbose) {
+    g_indent = "  [host] ";
+    std::fprintf(stderr, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n");
+    std::fprintf(stderr, "   _OPENMP='201611'\n");
+    display_values(verbose);
     std::fprintf(stderr, "OPENMP DISPLAY ENVIRONMENT END\n\n");
+    std::fflush(stderr);
+}
+
+// KMP_SETTINGS=true: at start-up, the variables the user set, then the values in
+// effect (libomp's "User settings" / "Effective settings" blocks).
+void display_settings_if_asked() {
+    if (!settings_asked()) return;
+    std::fprintf(stderr, "\nUser settings:\n\n");
+    for (const std::string& s : user_settings()) std::fprintf(stderr, "   %s\n", s.c_str());
+    std::fprintf(stderr, "\nEffective settings:\n\n");
+    g_indent = "   ";
+    display_values(true);
+    std::fprintf(stderr, "\n");
     std::fflush(stderr);
 }
 

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "abi.hpp"
+#include "places.hpp"
 #include "alloc.hpp"
 
 namespace loom::omp {
@@ -368,24 +369,41 @@ void parse_kmp_library(global_icvs& g) {
              "instead", v);
 }
 
+// granularity=fine|thread|core|tile|socket|package|numa: the places KMP_AFFINITY binds
+// to when OMP_PLACES is not set (a tile is taken as a core).
+bool kmp_granularity(const std::string& w, kmp_affinity_settings& ka) {
+    if (w == "fine" || w == "thread") ka.granularity = "threads";
+    else if (w == "core" || w == "tile") ka.granularity = "cores";
+    else if (w == "socket" || w == "package") ka.granularity = "sockets";
+    else if (w == "numa" || w == "numa_domain") ka.granularity = "numa_domains";
+    else return false;
+    return true;
+}
+
 void parse_kmp_affinity(global_icvs& g) {
     const char* v = env("KMP_AFFINITY");
     if (!v) return;
     int bind = -1;
     bool ok = true;
+    kmp_affinity_settings ka;
     for (const std::string& raw : split(v, ',')) {
         std::string w = lower(trim(raw));
         if (w.empty()) continue;
         if (w == "none" || w == "disabled") bind = proc_bind_false;
         else if (w == "compact") bind = proc_bind_close;
         else if (w == "scatter" || w == "balanced") bind = proc_bind_spread;
-        else if (w == "verbose" || w == "noverbose" || w == "warnings" || w == "nowarnings" ||
-                 w == "respect" || w == "norespect" || w == "reset" || w == "noreset" ||
-                 w.rfind("granularity=", 0) == 0 || std::isdigit(static_cast<unsigned char>(w[0])))
+        else if (w.rfind("granularity=", 0) == 0) ok = ok && kmp_granularity(w.substr(12), ka);
+        else if (w == "reset" || w == "noreset") ka.reset = w == "reset";
+        else if (w == "verbose" || w == "noverbose") ka.verbose = w == "verbose";
+        else if (w == "warnings" || w == "nowarnings" || w == "respect" || w == "norespect" ||
+                 std::isdigit(static_cast<unsigned char>(w[0])))
             continue;
         else
             ok = false;
     }
+    ka.set = bind > proc_bind_false;
+    ka.disabled = bind == proc_bind_false;
+    if (ok) kmp_affinity() = ka;
     if (!ok) {
         warn("KMP_AFFINITY='%s' is not one of the supported forms (none, disabled, compact, "
              "scatter, balanced with modifiers); ignoring it", v);
@@ -408,15 +426,43 @@ void parse_display(global_icvs& g) {
     if (const char* v = env("OMP_AFFINITY_FORMAT")) g.affinity_format = v;
 }
 
+// Without OMP_PLACES, a KMP_AFFINITY binding type gives the places of its granularity
+// (cores by default), and KMP_HW_SUBSET alone one place of the processors it keeps.
+void default_places(global_icvs& g) {
+    const kmp_affinity_settings& ka = kmp_affinity();
+    if (ka.set) {
+        g.places_text = ka.granularity.empty() ? "cores" : ka.granularity;
+        parse_places(g.places_text, g.places);
+    } else if (env("KMP_HW_SUBSET") && !ka.disabled) {
+        std::vector<int> kept;
+        for (const cpu_info& c : subset_cpus()) kept.push_back(c.cpu);
+        g.places = {kept};
+    }
+}
+
+// A malformed OMP_PLACES falls back as in libomp: to the abstract name it starts with
+// ("sockets(" gives sockets), else to cores.
+std::string places_fallback(const char* v) {
+    std::string s = lower(trim(v));
+    for (const char* name : {"threads", "cores", "ll_caches", "numa_domains", "sockets"})
+        if (s.rfind(name, 0) == 0) return name;
+    return "cores";
+}
+
 void parse_places_env(global_icvs& g) {
     const char* v = env("OMP_PLACES");
-    if (!v) return;
+    if (!v) {
+        default_places(g);
+        return;
+    }
     std::vector<std::vector<int>> places;
     if (!parse_places(v, places) || places.empty()) {
+        std::string fallback = places_fallback(v);
         warn("OMP_PLACES='%s' is not an abstract name (threads, cores, ll_caches, "
-             "numa_domains, sockets with an optional count) or a place list; using one "
-             "place per processor instead", v);
-        parse_places("threads", g.places);
+             "numa_domains, sockets with an optional count) or a place list; using %s "
+             "instead", v, fallback.c_str());
+        g.places_text = fallback;
+        parse_places(fallback, g.places);
         return;
     }
     g.places = places;
@@ -579,37 +625,6 @@ std::vector<int> available_cpus() {
 
 namespace {
 
-int read_sys_int(const std::string& path, int fallback) {
-    std::ifstream f(path);
-    int v;
-    if (f >> v) return v;
-    return fallback;
-}
-
-// Groups the available CPUs by a key read from sysfs.
-std::vector<std::vector<int>> group_cpus(const std::string& what) {
-    std::map<long, std::vector<int>> groups;
-    for (int c : available_cpus()) {
-        std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(c) + "/topology/";
-        int pkg = read_sys_int(base + "physical_package_id", 0);
-        long key = c;
-        if (what == "cores") key = pkg * 100000L + read_sys_int(base + "core_id", c);
-        else if (what == "sockets" || what == "ll_caches") key = pkg;
-        else if (what == "numa_domains") {
-            key = 0;
-            for (int n = 0; n < 64; ++n) {
-                std::ifstream f("/sys/devices/system/cpu/cpu" + std::to_string(c) + "/node" +
-                                std::to_string(n) + "/cpulist");
-                if (f) { key = n; break; }
-            }
-        }
-        groups[key].push_back(c);
-    }
-    std::vector<std::vector<int>> out;
-    for (auto& [k, v] : groups) out.push_back(v);
-    return out;
-}
-
 // res-list interval "a", "a:len", "a:len:stride", "!a".
 bool parse_res_interval(const std::string& text, std::vector<int>& out) {
     std::vector<std::string> f = split(trim(text), ':');
@@ -659,14 +674,8 @@ bool parse_places(const std::string& text, std::vector<std::vector<int>>& out) {
             if (!parse_int(s.substr(paren + 1, s.size() - paren - 2), 1, 1 << 20, count))
                 return false;
         }
-        if (name == "threads") {
-            for (int c : available_cpus()) out.push_back({c});
-        } else if (name == "cores" || name == "sockets" || name == "ll_caches" ||
-                   name == "numa_domains") {
-            out = group_cpus(name);
-        } else {
-            return false;
-        }
+        out = abstract_places(name, subset_cpus());
+        if (out.empty()) return false;
         if (count > 0 && static_cast<std::size_t>(count) < out.size()) out.resize(count);
         return !out.empty();
     }

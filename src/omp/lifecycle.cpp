@@ -23,6 +23,7 @@
 namespace loom::omp {
 
 void display_env(bool verbose);
+void display_settings_if_asked();
 void forget_hot_teams_after_fork() noexcept;
 
 namespace {
@@ -80,6 +81,7 @@ void first_use() {
     pthread_atfork(nullptr, nullptr, after_fork_child);
     const global_icvs& g = globals();
     if (g.display_env) display_env(g.display_env == 2);
+    display_settings_if_asked();
 }
 
 void start_locked(unsigned n) {

@@ -1,0 +1,45 @@
+// The machine as OpenMP places see it: the CPUs this process may use with their socket,
+// core and hardware-thread numbers (Linux sysfs), restricted by KMP_HW_SUBSET, and the
+// abstract place lists (threads, cores, sockets, ...) built from them. Also the
+// KMP_AFFINITY settings that decide places and binding when OMP_PLACES is not set.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace loom::omp {
+
+/// One usable CPU: its OS id and its position in the socket / core / thread tree.
+struct cpu_info {
+    int cpu = 0;
+    int socket = 0;   // index of its socket (0, 1, ...)
+    int core = 0;     // index of its core within the machine
+    int thread = 0;   // index within its core
+    int numa = 0;     // NUMA node id
+};
+
+/// The usable CPUs in socket, core, thread order, after KMP_HW_SUBSET (parsed on the
+/// first call; a malformed value warns once and is ignored).
+const std::vector<cpu_info>& subset_cpus();
+
+/// Places of an abstract name (threads, cores, ll_caches, numa_domains, sockets) over
+/// `cpus`; empty if the name is unknown.
+std::vector<std::vector<int>> abstract_places(const std::string& name,
+                                              const std::vector<cpu_info>& cpus);
+
+/// Restricts `cpus` by a KMP_HW_SUBSET value ("[:]N<layer>[@offset],..." with layers
+/// s/socket, c/core, t/thread; ':' counts each layer within the nearest layer named
+/// above it instead of its direct parent). Returns false, leaving `cpus`, if malformed.
+bool apply_hw_subset(const std::string& text, std::vector<cpu_info>& cpus);
+
+/// What KMP_AFFINITY asked for (env.cpp fills it while parsing the environment).
+struct kmp_affinity_settings {
+    bool set = false;            // a binding type (compact, scatter, ...) was given
+    bool disabled = false;       // none / disabled
+    bool reset = false;          // restore the primary thread's mask after a region
+    bool verbose = false;
+    std::string granularity;     // abstract place name; empty = cores
+};
+kmp_affinity_settings& kmp_affinity();
+
+}  // namespace loom::omp
