@@ -20,12 +20,59 @@ namespace loom::omp {
 
 namespace {
 
-enum kind_t : int { k_block = 0, k_chunked = 1, k_dynamic = 2, k_guided = 3, k_done = 4 };
+// k_block_rounded: one block per member, its size rounded up to the chunk (the simd
+// width); k_guided_simd: guided chunks that are multiples of the chunk.
+enum kind_t : int {
+    k_block = 0,
+    k_chunked = 1,
+    k_dynamic = 2,
+    k_guided = 3,
+    k_done = 4,
+    k_block_rounded = 5,
+    k_guided_simd = 6,
+};
 
 void spin_until(auto cond) {
     for (unsigned i = 0; !cond(); ++i) {
         if (i < 4096) spin_pause();
         else std::this_thread::yield();
+    }
+}
+
+// libomp's extension kind of omp_sched_t (kmp.h kmp_sched_trapezoidal), which
+// OMP_SCHEDULE=trapezoidal selects there; served here like guided (decreasing chunks).
+constexpr int kmp_sched_trapezoidal = 101;
+
+// schedule(runtime): run-sched-var as a schedule kind; `chunk` becomes its chunk.
+int runtime_kind(const sched_icv& r, std::int64_t& chunk) {
+    chunk = r.chunk;
+    switch (r.kind) {
+        case omp_sched_dynamic: return sch_dynamic_chunked;
+        case omp_sched_guided: return sch_guided_chunked;
+        case kmp_sched_trapezoidal: return sch_trapezoidal;
+        case omp_sched_auto: return sch_auto;
+        default: return chunk > 0 ? sch_static_chunked : sch_static;
+    }
+}
+
+// schedule(simd:runtime) (kmp_sch_runtime_simd): the compiler passes the simd width as
+// the chunk. As libomp's __kmp_dispatch_init_algorithm: static without a chunk and auto
+// become static_balanced_chunked (blocks rounded to the width); other kinds take
+// run-sched-var's chunk (at least 1) times the width, guided becoming guided_simd.
+int runtime_simd_kind(const sched_icv& r, std::int64_t& chunk) {
+    const std::int64_t width = chunk < 1 ? 1 : chunk;
+    const std::int64_t per = r.chunk < 1 ? 1 : r.chunk;
+    switch (r.kind) {
+        case omp_sched_dynamic: chunk = per * width; return sch_dynamic_chunked;
+        case omp_sched_guided:
+        case kmp_sched_trapezoidal: chunk = per * width; return sch_guided_simd;
+        case omp_sched_static:
+            if (r.chunk > 0) {
+                chunk = per * width;
+                return sch_static_chunked;
+            }
+            [[fallthrough]];
+        default: chunk = width; return sch_static_balanced_chunked;
     }
 }
 
@@ -37,29 +84,26 @@ void resolve(implicit_task* it, kmp_int32 schedule, std::int64_t chunk, loop_sta
         L.ordered = true;
         s -= ord_lower - sch_lower;
     }
-    if (s == sch_runtime || s == sch_runtime_simd) {
-        const sched_icv& r = it->icv.sched;
-        chunk = r.chunk;
-        switch (r.kind) {
-            case omp_sched_dynamic: s = sch_dynamic_chunked; break;
-            case omp_sched_guided: s = sch_guided_chunked; break;
-            case omp_sched_auto: s = sch_auto; break;
-            default: s = chunk > 0 ? sch_static_chunked : sch_static; break;
-        }
-    }
+    if (s == sch_runtime) s = runtime_kind(it->icv.sched, chunk);
+    else if (s == sch_runtime_simd) s = runtime_simd_kind(it->icv.sched, chunk);
     switch (s) {
         case sch_static_chunked:
             L.kind = k_chunked;
             break;
+        case sch_static_balanced_chunked:
+            L.kind = k_block_rounded;
+            break;
         case sch_static:
         case sch_static_greedy:
         case sch_static_balanced:
-        case sch_static_balanced_chunked:
             L.kind = chunk > 0 && s != sch_static ? k_chunked : k_block;
             break;
         case sch_dynamic_chunked:
         case sch_static_steal:
             L.kind = k_dynamic;
+            break;
+        case sch_guided_simd:
+            L.kind = k_guided_simd;
             break;
         default:  // guided kinds, trapezoidal, auto
             L.kind = k_guided;
@@ -69,37 +113,22 @@ void resolve(implicit_task* it, kmp_int32 schedule, std::int64_t chunk, loop_sta
 }
 
 dispatch_buffer& buffer_of(team* t, const loop_state& L) {
-    return t->dispatch[L.construct % dispatch_ring];
+    return ring_buffer(t, L.construct);
 }
 
 bool needs_buffer(const loop_state& L) {
-    return L.kind == k_dynamic || L.kind == k_guided || L.ordered;
+    return L.kind == k_dynamic || L.kind == k_guided || L.kind == k_guided_simd || L.ordered;
 }
 
 void acquire_buffer(team* t, loop_state& L) {
+    if (!enter_buffer(t, L.construct)) return;
     dispatch_buffer& b = buffer_of(t, L);
-    const std::uint32_t want = L.construct + 1;
-    const std::uint32_t n = static_cast<std::uint32_t>(t->nthreads);
-    for (unsigned spins = 0;; ++spins) {
-        std::uint32_t c = b.claimed.load(std::memory_order_acquire);
-        if (c == want) break;
-        if (c == 0 || b.finished.load(std::memory_order_acquire) >= n) {
-            if (b.claimed.compare_exchange_strong(c, want, std::memory_order_acq_rel)) {
-                b.next.store(0, std::memory_order_relaxed);
-                b.ord_next.store(0, std::memory_order_relaxed);
-                b.finished.store(0, std::memory_order_relaxed);
-                b.trip = L.trip;
-                b.chunk = L.chunk;
-                b.kind = L.kind;
-                b.ready.store(want, std::memory_order_release);
-                return;
-            }
-            continue;
-        }
-        if (spins < 4096) spin_pause();
-        else std::this_thread::yield();
-    }
-    spin_until([&] { return b.ready.load(std::memory_order_acquire) == want; });
+    b.next.store(0, std::memory_order_relaxed);
+    b.ord_next.store(0, std::memory_order_relaxed);
+    b.trip = L.trip;
+    b.chunk = L.chunk;
+    b.kind = L.kind;
+    publish_buffer(b, L.construct);
 }
 
 template <class T, class ST>
@@ -131,7 +160,31 @@ void finish(implicit_task* it, loop_state& L) {
     if (L.kind == k_done) return;
     const bool had_buffer = it->tm && it->nthreads > 1 && needs_buffer(L);
     L.kind = k_done;
-    if (had_buffer) buffer_of(it->tm, L).finished.fetch_add(1, std::memory_order_acq_rel);
+    if (had_buffer) leave_buffer(buffer_of(it->tm, L), it->nthreads);
+}
+
+// schedule(simd:guided) (kmp_sch_guided_simd), as libomp: while at least 2n(chunk+1)
+// iterations remain, take remaining/2n rounded up to a multiple of the chunk (the simd
+// width), so every chunk but the loop's last is a multiple of it; then chunk-sized pieces.
+bool next_guided_simd(dispatch_buffer& b, std::uint64_t trip, std::uint64_t chunk,
+                      std::uint64_t n, std::uint64_t& begin, std::uint64_t& end) {
+    std::uint64_t cur = b.next.load(std::memory_order_relaxed);
+    for (;;) {
+        if (cur >= trip) return false;
+        const std::uint64_t rem = trip - cur;
+        if (rem < 2 * n * (chunk + 1)) {
+            begin = b.next.fetch_add(chunk, std::memory_order_relaxed);
+            if (begin >= trip) return false;
+            end = std::min(begin + chunk, trip);
+            return true;
+        }
+        const std::uint64_t size = (rem / (2 * n) + chunk - 1) / chunk * chunk;
+        if (b.next.compare_exchange_weak(cur, cur + size, std::memory_order_relaxed)) {
+            begin = cur;
+            end = cur + size;
+            return true;
+        }
+    }
 }
 
 // Hands out the next chunk [begin, end) of normalised iterations; false when done.
@@ -164,6 +217,14 @@ bool next_chunk(implicit_task* it, std::uint64_t& begin, std::uint64_t& end) {
             end = begin + small + (tid < extras ? 1 : 0);
             return begin < end;
         }
+        case k_block_rounded: {
+            if (L.next_static++ != 0) return false;
+            const std::uint64_t block = ((trip + n - 1) / n + L.chunk - 1) / L.chunk * L.chunk;
+            if (block != 0 && tid >= (trip + block - 1) / block) return false;
+            begin = tid * block;
+            end = std::min(begin + block, trip);
+            return true;
+        }
         case k_chunked: {
             const std::uint64_t idx = tid + L.next_static++ * n;
             if (idx >= (trip + L.chunk - 1) / L.chunk) return false;
@@ -194,6 +255,8 @@ bool next_chunk(implicit_task* it, std::uint64_t& begin, std::uint64_t& end) {
                 }
             }
         }
+        case k_guided_simd:
+            return next_guided_simd(buffer_of(it->tm, L), trip, L.chunk, n, begin, end);
         default:
             return false;
     }
@@ -260,6 +323,42 @@ void dist_init(implicit_task* it, kmp_int32 schedule, kmp_int32* plast, T lb, T 
 
 }  // namespace
 
+dispatch_buffer& ring_buffer(team* t, std::uint32_t construct) noexcept {
+    return t->dispatch[construct % dispatch_ring];
+}
+
+bool enter_buffer(team* t, std::uint32_t construct) {
+    dispatch_buffer& b = ring_buffer(t, construct);
+    const std::uint32_t want = construct + 1;
+    const std::uint32_t n = static_cast<std::uint32_t>(t->nthreads);
+    for (unsigned spins = 0;; ++spins) {
+        std::uint32_t c = b.claimed.load(std::memory_order_acquire);
+        if (c == want) break;
+        if (c == 0 || b.finished.load(std::memory_order_acquire) >= n) {
+            if (b.claimed.compare_exchange_strong(c, want, std::memory_order_acq_rel)) {
+                b.finished.store(0, std::memory_order_relaxed);
+                return true;
+            }
+            continue;
+        }
+        if (spins < 4096) spin_pause();
+        else std::this_thread::yield();
+    }
+    spin_until([&] { return b.ready.load(std::memory_order_acquire) == want; });
+    return false;
+}
+
+void publish_buffer(dispatch_buffer& b, std::uint32_t construct) noexcept {
+    b.ready.store(construct + 1, std::memory_order_release);
+}
+
+bool leave_buffer(dispatch_buffer& b, int nthreads) noexcept {
+    return b.finished.fetch_add(1, std::memory_order_acq_rel) + 1 ==
+           static_cast<std::uint32_t>(nthreads);
+}
+
+dispatch_buffer::~dispatch_buffer() { free_doacross(doacross.load(std::memory_order_relaxed)); }
+
 void reset_dispatch(dispatch_buffer* ring) noexcept {
     for (unsigned i = 0; i < dispatch_ring; ++i) {
         dispatch_buffer& b = ring[i];
@@ -267,6 +366,8 @@ void reset_dispatch(dispatch_buffer* ring) noexcept {
         b.claimed.store(0, std::memory_order_relaxed);
         b.ready.store(0, std::memory_order_relaxed);
         b.finished.store(0, std::memory_order_relaxed);
+        // A doacross loop some member never finished (its region ended early).
+        free_doacross(b.doacross.exchange(nullptr, std::memory_order_relaxed));
     }
 }
 
@@ -277,7 +378,12 @@ void ordered_enter(implicit_task* it) {
     if (!it->tm || it->nthreads == 1 || !L.ordered || L.kind == k_done) return;
     dispatch_buffer& b = buffer_of(it->tm, L);
     const std::uint64_t mine = L.cur_iter;
-    spin_until([&] { return b.ord_next.load(std::memory_order_acquire) == mine; });
+    // The turn passes from member to member at every iteration: spin only briefly, then
+    // yield, so that the member whose turn it is gets the CPU when members outnumber cores.
+    for (unsigned i = 0; b.ord_next.load(std::memory_order_acquire) != mine; ++i) {
+        if (i < 64) spin_pause();
+        else std::this_thread::yield();
+    }
 }
 
 void ordered_exit(implicit_task* it) {

@@ -9,6 +9,8 @@
 namespace loom::omp {
 
 struct implicit_task;
+struct team;
+struct doacross_loop;
 
 struct alignas(64) dispatch_buffer {
     std::atomic<std::uint64_t> next{0};        // next normalised iteration to hand out
@@ -19,12 +21,33 @@ struct alignas(64) dispatch_buffer {
     std::uint64_t trip = 0;
     std::uint64_t chunk = 1;
     int kind = 0;
+    // doacross loop served by this buffer (doacross.cpp): made by the claimer, freed by
+    // the last member to finish it (or here, if a region ended without that).
+    std::atomic<doacross_loop*> doacross{nullptr};
+
+    dispatch_buffer() = default;
+    ~dispatch_buffer();
+    dispatch_buffer(const dispatch_buffer&) = delete;
+    dispatch_buffer& operator=(const dispatch_buffer&) = delete;
 };
 
 inline constexpr unsigned dispatch_ring = 8;
 
 /// Resets a team's buffers for a new region.
 void reset_dispatch(dispatch_buffer* ring) noexcept;
+
+/// The team's buffer that serves construct number `construct`.
+dispatch_buffer& ring_buffer(team* t, std::uint32_t construct) noexcept;
+/// Enters the buffer of construct `construct` (after every member finished the construct
+/// that used it before). True: the caller claimed it, must set it up and then call
+/// publish_buffer. False: the claimer already published it.
+bool enter_buffer(team* t, std::uint32_t construct);
+void publish_buffer(dispatch_buffer& b, std::uint32_t construct) noexcept;
+/// The member is done with the construct `b` serves; true for the last of `nthreads`.
+bool leave_buffer(dispatch_buffer& b, int nthreads) noexcept;
+
+/// Frees a doacross loop's shared state (doacross.cpp).
+void free_doacross(doacross_loop* d) noexcept;
 
 /// Ordered region entry/exit for the current dispatch loop of `it`.
 void ordered_enter(implicit_task* it);

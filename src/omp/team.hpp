@@ -29,6 +29,7 @@ struct alignas(64) member_slot {
     std::atomic<bool> released{true};   // its task gave its worker claim back (retired)
     sleeper sleep;                      // barrier / reduction sleeps of this member
     void* reduce_data = nullptr;
+    dispatch_buffer* doacross = nullptr;  // buffer of the member's doacross loop (doacross.cpp)
     implicit_task task;                 // the member's implicit task
 };
 
