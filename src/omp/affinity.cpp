@@ -1,5 +1,4 @@
-// Places and affinity display. Places come from OMP_PLACES (env.cpp); without it the
-// whole available CPU set is one place, as libomp reports it.
+// The affinity format (OMP_AFFINITY_FORMAT, omp_*_affinity*) and OMP_DISPLAY_AFFINITY.
 #include "affinity.hpp"
 
 #include <sched.h>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "abi.hpp"
+#include "bind.hpp"
 #include "env.hpp"
 #include "icv.hpp"
 #include "loom/ext/scheduler.hpp"
@@ -25,15 +25,6 @@ namespace loom::omp {
 namespace {
 
 std::mutex g_format_mutex;
-
-const std::vector<std::vector<int>>& places() {
-    static const std::vector<std::vector<int>>* p = [] {
-        auto* v = new std::vector<std::vector<int>>(globals().places);
-        if (v->empty()) v->push_back(available_cpus());
-        return v;
-    }();
-    return *p;
-}
 
 std::string cpu_list(const std::vector<int>& cpus) {
     std::string out;
@@ -62,18 +53,6 @@ std::vector<int> thread_cpus() {
         for (int c = 0; c < CPU_SETSIZE; ++c)
             if (CPU_ISSET(c, &set)) cpus.push_back(c);
     return cpus;
-}
-
-int place_of_thread() {
-    const auto& ps = places();
-    if (ps.size() == 1) return 0;
-    std::vector<int> mine = thread_cpus();
-    for (std::size_t i = 0; i < ps.size(); ++i) {
-        std::vector<int> p = ps[i];
-        std::sort(p.begin(), p.end());
-        if (p == mine) return static_cast<int>(i);
-    }
-    return -1;
 }
 
 // Fields of OpenMP 5.2 (table 10.1): a short name and a long name each. Integer
@@ -207,14 +186,17 @@ std::string format_affinity(const char* fmt, implicit_task* it) {
     return out;
 }
 
+namespace {
+
 void maybe_display_affinity(implicit_task* it) {
     if (!globals().display_affinity) return;
     thread_state* th = this_thread();
     // As libomp: a thread shows its line again only when the team it is in looks
-    // different to it (nesting level, team size or its number in the team).
+    // different to it (nesting level, team size, its number in the team or its place).
+    const std::uint64_t place = static_cast<std::uint32_t>(assignment_of(it).place + 1);
     std::uint64_t key = (static_cast<std::uint64_t>(it->level) << 48) ^
-                        (static_cast<std::uint64_t>(it->nthreads) << 24) ^
-                        static_cast<std::uint64_t>(it->tid) ^ 1;
+                        (static_cast<std::uint64_t>(it->nthreads) << 32) ^
+                        (static_cast<std::uint64_t>(it->tid) << 16) ^ place ^ 1;
     if (th->affinity_shown == key) return;
     th->affinity_shown = key;
     std::string line;
@@ -227,30 +209,16 @@ void maybe_display_affinity(implicit_task* it) {
     std::fflush(stdout);
 }
 
+}  // namespace
+
+void begin_implicit_task(implicit_task* it) {
+    bind_for_task(it);
+    maybe_display_affinity(it);
+}
+
 }  // namespace loom::omp
 
 using namespace loom::omp;
-
-LOOM_OMP_API int omp_get_num_places() { return static_cast<int>(places().size()); }
-
-LOOM_OMP_API int omp_get_place_num_procs(int place) {
-    if (place < 0 || place >= omp_get_num_places()) return 0;
-    return static_cast<int>(places()[static_cast<std::size_t>(place)].size());
-}
-
-LOOM_OMP_API void omp_get_place_proc_ids(int place, int* ids) {
-    if (!ids || place < 0 || place >= omp_get_num_places()) return;
-    for (int c : places()[static_cast<std::size_t>(place)]) *ids++ = c;
-}
-
-LOOM_OMP_API int omp_get_place_num() { return place_of_thread(); }
-
-LOOM_OMP_API int omp_get_partition_num_places() { return omp_get_num_places(); }
-
-LOOM_OMP_API void omp_get_partition_place_nums(int* nums) {
-    if (!nums) return;
-    for (int i = 0; i < omp_get_num_places(); ++i) nums[i] = i;
-}
 
 LOOM_OMP_API int omp_get_proc_bind() { return current_task()->icv.bind; }
 

@@ -403,6 +403,7 @@ void parse_kmp_affinity(global_icvs& g) {
     }
     ka.set = bind > proc_bind_false;
     ka.disabled = bind == proc_bind_false;
+    ka.initial_mask = available_cpus();  // read before the pool binds this thread
     if (ok) kmp_affinity() = ka;
     if (!ok) {
         warn("KMP_AFFINITY='%s' is not one of the supported forms (none, disabled, compact, "
@@ -449,6 +450,14 @@ std::string places_fallback(const char* v) {
     return "cores";
 }
 
+// OMP_PLACES without OMP_PROC_BIND (or a KMP_AFFINITY type) binds threads, as in
+// libomp: bind-var is true.
+void bind_by_default(global_icvs& g) {
+    if (g.bind_set || kmp_affinity().set || kmp_affinity().disabled) return;
+    g.bind_list = {proc_bind_true};
+    g.initial.bind = proc_bind_true;
+}
+
 void parse_places_env(global_icvs& g) {
     const char* v = env("OMP_PLACES");
     if (!v) {
@@ -463,10 +472,12 @@ void parse_places_env(global_icvs& g) {
              "instead", v, fallback.c_str());
         g.places_text = fallback;
         parse_places(fallback, g.places);
+        bind_by_default(g);
         return;
     }
     g.places = places;
     g.places_text = v;
+    bind_by_default(g);
 }
 
 // Any case, as libomp; a value that matches nothing means "default" (libomp 19 does

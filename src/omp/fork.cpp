@@ -8,6 +8,7 @@
 
 #include "abi.hpp"
 #include "affinity.hpp"
+#include "bind.hpp"
 #include "claims.hpp"
 #include "icv.hpp"
 #include "lifecycle.hpp"
@@ -71,7 +72,7 @@ void setup_task(team* t, int i, implicit_task& it, int worker) {
 // the teams i, i + m, i + 2m, ... one after another.
 void run_share(team* t, int i, implicit_task& it, thread_state* th) {
     if (!t->league) {
-        maybe_display_affinity(&it);
+        begin_implicit_task(&it);
         invoke_microtask(t->fn, th->gtid, i, t->argc, t->args);
         return;
     }
@@ -283,7 +284,7 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
             invoke_microtask(fn, th->gtid, 0, argc, args);
         }
     } else {
-        maybe_display_affinity(&child);
+        begin_implicit_task(&child);
         invoke_microtask(fn, th->gtid, 0, argc, args);
     }
     if (g_task_hooks.drain) g_task_hooks.drain(&child, true);
@@ -462,6 +463,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     if (g_task_hooks.drain) g_task_hooks.drain(&mt, true);
     join(t, &mt);
     th->current = parent;
+    if (parent->level == 0) end_outer_region();
 
     if (master_claimed) claims::release(static_cast<unsigned>(w));
     if (t->hot) {

@@ -39,6 +39,7 @@ struct kmp_affinity_settings {
     bool reset = false;          // restore the primary thread's mask after a region
     bool verbose = false;
     std::string granularity;     // abstract place name; empty = cores
+    std::vector<int> initial_mask;  // the processors at start-up (for reset)
 };
 kmp_affinity_settings& kmp_affinity();
 
