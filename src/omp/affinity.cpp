@@ -192,11 +192,13 @@ void maybe_display_affinity(implicit_task* it) {
     if (!globals().display_affinity) return;
     thread_state* th = this_thread();
     // As libomp: a thread shows its line again only when the team it is in looks
-    // different to it (nesting level, team size, its number in the team or its place).
+    // different to it (nesting level, team size, its number in the team or its place)
+    // or is another team (two nested teams in turn on the same free worker).
     const std::uint64_t place = static_cast<std::uint32_t>(assignment_of(it).place + 1);
     std::uint64_t key = (static_cast<std::uint64_t>(it->level) << 48) ^
                         (static_cast<std::uint64_t>(it->nthreads) << 32) ^
                         (static_cast<std::uint64_t>(it->tid) << 16) ^ place ^ 1;
+    key ^= static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(it->tm)) * 0x9e3779b97f4a7c15ull;
     if (th->affinity_shown == key) return;
     th->affinity_shown = key;
     std::string line;
