@@ -15,7 +15,9 @@
 #include "env.hpp"
 #include "icv.hpp"
 #include "lifecycle.hpp"
+#include "loom/ext/scheduler.hpp"
 #include "places.hpp"
+#include "team.hpp"
 #include "thread.hpp"
 
 namespace loom::omp {
@@ -84,21 +86,37 @@ bool bind_to(int place) {
     return true;
 }
 
-// An initial task: all places. A thread that OpenMP binds (places set, bind-var not
-// false) is at the first place, and is bound there the first time it asks, as libomp
-// binds its initial thread at start-up (the pool starts first: it sizes itself from
-// the caller's mask). Otherwise its place is where its mask says, known only on the
-// thread itself (`own`); asked from another thread it is -1.
-place_assignment initial_assignment(implicit_task* it, bool own) {
+// The place holding the processors the scheduler pinned worker `w` to (-1: not a
+// worker or not pinned).
+int place_of_worker(int w) {
+    if (w < 0) return -1;
+    std::vector<unsigned> cpus = ext::worker_place(static_cast<unsigned>(w));
+    if (cpus.empty()) return -1;
+    const auto& ps = place_list();
+    for (std::size_t i = 0; i < ps.size(); ++i)
+        if (std::find(ps[i].begin(), ps[i].end(), static_cast<int>(cpus[0])) != ps[i].end())
+            return static_cast<int>(i);
+    return -1;
+}
+
+// An initial task (all places) of a thread that OpenMP binds (places set, bind-var not
+// false): a pool worker is at the place of its worker (the main thread at that of
+// worker 0), any other thread at the first place, bound there the first time it asks,
+// as libomp binds its initial thread at start-up (the pool starts first: it sizes
+// itself from the caller's mask). `worker` is the thread's worker, given by the
+// caller when `own` is false. Without binding the place is where the thread's mask
+// says, known only on the thread itself; asked from another thread it is -1.
+place_assignment initial_assignment(implicit_task* it, bool own, int worker) {
     const int n = static_cast<int>(place_list().size());
-    if (!user_places().empty() && it->icv.bind != proc_bind_false) {
-        if (own) {
-            ensure_pool();
-            bind_to(0);
-        }
-        return {0, 0, n};
+    if (user_places().empty() || it->icv.bind == proc_bind_false)
+        return {own ? place_by_mask() : -1, 0, n};
+    if (own) {
+        ensure_pool();
+        worker = ext::current_worker();
     }
-    return {own ? place_by_mask() : -1, 0, n};
+    int place = std::max(place_of_worker(worker), 0);
+    if (own) bind_to(place);
+    return {place, 0, n};
 }
 
 // Team member `i` of `t` threads under `policy`, from the parent's assignment.
@@ -169,14 +187,19 @@ namespace {
 
 // `own`: `it` runs on the calling thread, so a place read from the mask is its own.
 place_assignment assignment_of(implicit_task* it, bool own) {
-    if (!it->parent) return initial_assignment(it, own);
+    if (!it->parent) return initial_assignment(it, own, -1);
     int policy, t, i;
-    place_assignment parent = assignment_of(it->parent, false);
+    implicit_task* parent = it->parent;
+    // A root's thread is the one that encountered the region: member 0's worker.
+    place_assignment pa =
+        parent->parent ? assignment_of(parent, false)
+                       : initial_assignment(parent, parent == &this_thread()->initial,
+                                            it->tm ? it->tm->slots[0].worker : -1);
     if (!team_shape(it, policy, t, i)) {
-        parent.place = own ? place_by_mask() : -1;
-        return parent;
+        pa.place = own ? place_by_mask() : -1;
+        return pa;
     }
-    return assign(parent, policy, t, i);
+    return assign(pa, policy, t, i);
 }
 
 }  // namespace
