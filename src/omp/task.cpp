@@ -4,6 +4,8 @@
 // described in task.hpp and docs/omp_tasks.md.
 #include "task.hpp"
 
+#include <time.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -227,12 +229,28 @@ dephash** current_deps_slot(const here& h) {
     return &h.rc->deps;
 }
 
+namespace {
+// The lending bit of the member whose context parks here (runner_for), or 0: only a
+// member on its own worker lends it.
+std::uint64_t lending_bit(const implicit_task* it) noexcept {
+    team* tm = it->tm;
+    if (!tm || it->tid >= 64 || it->tid >= tm->nthreads) return 0;
+    if (tm->slots[it->tid].worker != ext::current_worker()) return 0;
+    return std::uint64_t{1} << it->tid;
+}
+}  // namespace
+
 void park(ext::wait_slot& s) {
     thread_state* th = this_thread();
     implicit_task* it = th->current;
     auto* rc = static_cast<root_ctx*>(it->tasking);
     tdata* cur = rc ? rc->current : nullptr;
+    const std::uint64_t bit = lending_bit(it);
+    team* tm = it->tm;
+    // Already set when this park is nested in a barrier wait (run_one): leave it.
+    const bool mine = bit && !(tm->tasks.lending.fetch_or(bit, std::memory_order_acq_rel) & bit);
     s.wait();
+    if (mine) tm->tasks.lending.fetch_and(~bit, std::memory_order_acq_rel);
     // Tied contexts resume on the same worker, so `th` is still ours; restore our view,
     // which tasks run by this worker meanwhile may have changed.
     th = this_thread();
@@ -284,6 +302,7 @@ namespace {
 
 // Finds the implicit task of `tm` that the calling worker runs as a member, if any.
 implicit_task* member_here(team* tm) noexcept;
+implicit_task* member_on(team* tm, int w) noexcept;
 
 // Runs the task body here. `owner_inline`: the context running us is the parent's
 // owner (taskwait popped us, or an included task): completion counts stay plain.
@@ -368,27 +387,73 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     complete(rec, owner_inline);
 }
 
+implicit_task* member_on(team* tm, int w) noexcept {
+    for (int i = 0; i < tm->nthreads; ++i)
+        if (tm->slots[i].worker == w) return &tm->slots[i].task;
+    return nullptr;
+}
+
+implicit_task* member_here(team* tm) noexcept { return member_on(tm, ext::current_worker()); }
+
+// The worker of a member whose context is parked (lending its worker), or -1.
+int lending_worker(team* tm) noexcept {
+    std::uint64_t lending = tm->tasks.lending.load(std::memory_order_acquire);
+    while (lending) {
+        const int i = __builtin_ctzll(lending);
+        lending &= lending - 1;
+        if (i < tm->nthreads && tm->slots[i].worker >= 0) return tm->slots[i].worker;
+    }
+    return -1;
+}
+
+// The worker that runs a task of a team which worker `w` took from the scheduler.
+// Explicit tasks are executed by the threads of their team: a worker outside the team
+// (the pool is larger than the team, or it belongs to another team) would run it under
+// the identity of a member that may be running at the same time (omp_get_thread_num,
+// per-thread slots, threadprivate). It hands the task to a member whose context is
+// parked (a barrier, taskwait, taskgroup): that member's worker runs its mailbox
+// before the member resumes. Until one parks (members are in their own code, which
+// under libomp would not run the task either) it holds the task; after
+// `hold_limit_s` it runs it here as a stand-in rather than stall longer.
+constexpr double hold_limit_s = 0.1;
+
+int runner_for(ext::task* rec, int w) noexcept {
+    team* tm = data_of(rec)->root->tm;
+    if (!tm || member_on(tm, w)) return w;
+    int r = lending_worker(tm);
+    if (r >= 0) return r;
+    timespec start{}, now{};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (unsigned i = 0;; ++i) {
+        if (i < 64) {
+            spin_pause();
+        } else {
+            const timespec pause{0, 20000};
+            nanosleep(&pause, nullptr);
+        }
+        if ((r = lending_worker(tm)) >= 0) return r;
+        if ((i & 63) == 0) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            const double waited = double(now.tv_sec - start.tv_sec) + 1e-9 * double(now.tv_nsec - start.tv_nsec);
+            if (waited > hold_limit_s) return w;
+        }
+    }
+}
+
 // Called by the scheduler: the task was taken from a queue (not run inline). A task
 // must resume on the worker that started it when it parks (tied), and the scheduler
 // ties a parked context only for tasks that came from a mailbox: so the first time,
-// the task goes through this worker's mailbox.
+// the task goes through a mailbox: this worker's, or a member's (runner_for).
 void run_entry(ext::task* rec) noexcept {
     if (!(rec->flags & f_bounced)) {
         int w = ext::current_worker();
         if (w >= 0) {
             rec->flags |= f_bounced;
-            ext::submit_to(rec, static_cast<unsigned>(w));
+            ext::submit_to(rec, static_cast<unsigned>(runner_for(rec, w)));
             return;
         }
     }
     execute(rec, false, true);
-}
-
-implicit_task* member_here(team* tm) noexcept {
-    const int w = ext::current_worker();
-    for (int i = 0; i < tm->nthreads; ++i)
-        if (tm->slots[i].worker == w) return &tm->slots[i].task;
-    return nullptr;
 }
 
 }  // namespace
@@ -575,7 +640,18 @@ void wait_node(here h, node* n, node* owner, bool want_r) {
 namespace loom::omp::tasking {
 namespace {
 
+// A member at the end of its share of the region (it drains its tasks, then joins and
+// lingers or retires): its worker is free for the team's tasks until the region ends.
+void done_with_region(implicit_task* it) {
+    team* t = it->tm;
+    const std::uint64_t bit = lending_bit(it);
+    if (!t || !bit) return;
+    if (it->tid == 0) t->tasks.ending = true;  // read by the master itself (end_wait)
+    t->tasks.lending.fetch_or(bit, std::memory_order_acq_rel);
+}
+
 void drain(implicit_task* it, bool region_end) {
+    if (region_end) done_with_region(it);
     auto* rc = static_cast<root_ctx*>(it->tasking);
     if (!rc) return;
     if (rc->phase_tasks || rc->n.created || rc->n.unreleased) {
@@ -609,6 +685,12 @@ bool run_one(implicit_task* it) {
         ext::push_local(task);
     }
     if (t->tasks.busy.load(std::memory_order_acquire) == 0) return false;
+    // Until this wait ends (end_wait) the member parks again and again, and its worker
+    // runs its mailbox each time: tasks that workers outside the team took may go there.
+    // Not for a context that blocks its thread once the spin budget is spent.
+    if (const std::uint64_t bit = lending_bit(it);
+        bit && !(t->tasks.lending.load(std::memory_order_relaxed) & bit) && context_is_tied())
+        t->tasks.lending.fetch_or(bit, std::memory_order_acq_rel);
     // Park; a low-priority task wakes us once this worker finds no normal work.
     ext::wait_slot s;
     ext::submit(ext::make_task([&s] { s.notify(); }, loom::priority::low));
@@ -616,10 +698,24 @@ bool run_one(implicit_task* it) {
     return true;
 }
 
+void end_wait(implicit_task* it) {
+    team* t = it->tm;
+    if (!t || it->tid >= 64) return;
+    if (it->tid == 0 && t->tasks.ending) {  // the master's join: the region is over
+        t->tasks.ending = false;
+        t->tasks.lending.store(0, std::memory_order_release);
+        return;
+    }
+    const std::uint64_t bit = std::uint64_t{1} << it->tid;
+    if (t->tasks.lending.load(std::memory_order_relaxed) & bit)
+        t->tasks.lending.fetch_and(~bit, std::memory_order_acq_rel);
+}
+
 struct install {
     install() {
         g_task_hooks.run_one = &run_one;
         g_task_hooks.drain = &drain;
+        g_task_hooks.wait_end = &end_wait;
     }
 } g_install;
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 
 namespace loom::omp {
 
@@ -10,6 +11,12 @@ struct task_team {
     /// is not 0, a member waiting in a barrier lends its worker to the scheduler (it
     /// parks and its worker steals the team's tasks) instead of spinning.
     alignas(64) std::atomic<int> busy{0};
+    /// Members 0..63 whose worker runs its mailbox soon: parked (taskwait, taskgroup),
+    /// waiting in a barrier, or done with their share of the region (runner_for in
+    /// task.cpp sends them tasks that workers outside the team took). Cleared when the
+    /// master's join ends (`ending`: the master drained the region's tasks).
+    std::atomic<std::uint64_t> lending{0};
+    bool ending = false;
     /// Task reductions with the `task` modifier (0: parallel, 1: worksharing): the
     /// shared private copies, and how many members finished with them.
     std::atomic<void*> red_data[2] = {nullptr, nullptr};

@@ -55,6 +55,8 @@ struct task_hooks {
     void (*drain)(implicit_task* it, bool region_end) = nullptr;
     /// cancel taskgroup (request) / cancellation point taskgroup: 1 if cancelled.
     int (*cancel_taskgroup)(bool request) = nullptr;
+    /// `it`'s wait (barrier, reduction, join) is over: it no longer lends its worker.
+    void (*wait_end)(implicit_task* it) = nullptr;
 };
 extern task_hooks g_task_hooks;
 
@@ -86,6 +88,12 @@ void yield_tied() noexcept;
 /// Waits until done() (which must load with seq_cst) is true: spin, help, sleep.
 template <class Done>
 void wait_until(Done done, sleeper& s, implicit_task* it) {
+    struct end_guard {
+        implicit_task* it;
+        ~end_guard() {
+            if (it && g_task_hooks.wait_end) g_task_hooks.wait_end(it);
+        }
+    } guard{it};
     if (done()) return;
     long budget = current_spin_budget_us();
     if (budget != 0) {
