@@ -27,11 +27,15 @@ void forget_pool_in_child() noexcept {
     set_this_worker(nullptr);
 }
 
+std::atomic<bool> g_abandon_at_exit{false};
+
 struct process_hooks {
     process_hooks() { pthread_atfork(nullptr, nullptr, &forget_pool_in_child); }
     // At exit, wait for tasks still in flight, then stop the threads. Skipped when
-    // exit() is called from a pool thread: that thread cannot join itself.
+    // exit() is called from a pool thread (that thread cannot join itself) and when a
+    // layer above said the tasks in flight can no longer finish (abandon_at_exit).
     ~process_hooks() {
+        if (g_abandon_at_exit.load(std::memory_order_relaxed)) return;
         worker* w = this_worker();
         if (w && !w->owner.is_adopted(*w)) return;
         ext::shutdown();
@@ -64,6 +68,8 @@ bool start(const pool_options& opts) {
 void ensure_started() { core::ensure_pool(); }
 
 bool running() noexcept { return core::current_pool() != nullptr; }
+
+void abandon_at_exit() noexcept { core::g_abandon_at_exit.store(true, std::memory_order_relaxed); }
 
 void shutdown() {
     std::lock_guard guard(core::g_lifecycle);

@@ -18,6 +18,7 @@
 #include "env.hpp"
 #include "icv.hpp"
 #include "loom/ext/scheduler.hpp"
+#include "team.hpp"
 #include "thread.hpp"
 
 namespace loom::omp {
@@ -198,6 +199,9 @@ void maybe_display_affinity(implicit_task* it) {
     std::uint64_t key = (static_cast<std::uint64_t>(it->level) << 48) ^
                         (static_cast<std::uint64_t>(it->nthreads) << 32) ^
                         (static_cast<std::uint64_t>(it->tid) << 16) ^ place ^ 1;
+    // A region whose proc_bind clause differs re-displays the whole team (libomp marks
+    // the team for display when its proc_bind changes).
+    key ^= static_cast<std::uint64_t>(it->tm ? it->tm->proc_bind + 2 : 0) << 56;
     key ^= static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(it->tm)) * 0x9e3779b97f4a7c15ull;
     if (th->affinity_shown == key) return;
     th->affinity_shown = key;

@@ -166,6 +166,10 @@ bool team_shape(implicit_task* it, int& policy, int& t, int& i) {
         i = it->team_num;
     } else {
         policy = parent ? parent->icv.bind : proc_bind_false;
+        // A proc_bind clause overrides bind-var, except that bind-var false keeps the
+        // region unbound (libomp does the same: __kmp_fork_call).
+        if (policy != proc_bind_false && it->tm && it->tm->proc_bind > proc_bind_false)
+            policy = it->tm->proc_bind;
         t = it->nthreads;
         i = it->tid;
     }

@@ -1,7 +1,8 @@
 // Dynamic worksharing: __kmpc_dispatch_{init,next,fini}_{4,4u,8,8u}, ordered.
 //
 // Loops are normalised to iterations 0..trip-1. Each loop a member begins gets the
-// member's next construct number k; the team's buffer k % dispatch_ring serves it.
+// member's next construct number k; the team's buffer k % dispatch_count serves it
+// (KMP_DISP_NUM_BUFFERS, default 8).
 // The first member to arrive claims the buffer (CAS on `claimed`, after every member
 // finished the loop that used it before) and publishes it with `ready`; the others
 // wait for `ready`. Dynamic chunks are one fetch_add on `next`; guided chunks a CAS.
@@ -246,7 +247,9 @@ bool next_chunk(implicit_task* it, std::uint64_t& begin, std::uint64_t& end) {
             for (;;) {
                 if (cur >= trip) return false;
                 const std::uint64_t rem = trip - cur;
-                std::uint64_t size = std::max(L.chunk, (rem + 2 * n - 1) / (2 * n));
+                // remaining / threads, as GNU OpenMP: half the chunks of libomp's
+                // remaining / (2 threads) for the same balance at the loop's end.
+                std::uint64_t size = std::max(L.chunk, (rem + n - 1) / n);
                 size = std::min(size, rem);
                 if (b.next.compare_exchange_weak(cur, cur + size, std::memory_order_relaxed)) {
                     begin = cur;
@@ -324,7 +327,7 @@ void dist_init(implicit_task* it, kmp_int32 schedule, kmp_int32* plast, T lb, T 
 }  // namespace
 
 dispatch_buffer& ring_buffer(team* t, std::uint32_t construct) noexcept {
-    return t->dispatch[construct % dispatch_ring];
+    return t->dispatch[construct % t->dispatch_count];
 }
 
 bool enter_buffer(team* t, std::uint32_t construct) {
@@ -359,8 +362,8 @@ bool leave_buffer(dispatch_buffer& b, int nthreads) noexcept {
 
 dispatch_buffer::~dispatch_buffer() { free_doacross(doacross.load(std::memory_order_relaxed)); }
 
-void reset_dispatch(dispatch_buffer* ring) noexcept {
-    for (unsigned i = 0; i < dispatch_ring; ++i) {
+void reset_dispatch(dispatch_buffer* ring, unsigned count) noexcept {
+    for (unsigned i = 0; i < count; ++i) {
         dispatch_buffer& b = ring[i];
         if (b.claimed.load(std::memory_order_relaxed) == 0) continue;
         b.claimed.store(0, std::memory_order_relaxed);

@@ -31,10 +31,8 @@ struct alignas(64) dispatch_buffer {
     dispatch_buffer& operator=(const dispatch_buffer&) = delete;
 };
 
-inline constexpr unsigned dispatch_ring = 8;
-
-/// Resets a team's buffers for a new region.
-void reset_dispatch(dispatch_buffer* ring) noexcept;
+/// Resets a team's `count` buffers for a new region.
+void reset_dispatch(dispatch_buffer* ring, unsigned count) noexcept;
 
 /// The team's buffer that serves construct number `construct`.
 dispatch_buffer& ring_buffer(team* t, std::uint32_t construct) noexcept;

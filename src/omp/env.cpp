@@ -16,8 +16,8 @@
 #include <string>
 
 #include "abi.hpp"
-#include "places.hpp"
 #include "alloc.hpp"
+#include "places.hpp"
 
 namespace loom::omp {
 
@@ -185,7 +185,14 @@ bool parse_schedule_text(const std::string& text, sched_icv& out) {
     else if (kind == "dynamic") r.kind = omp_sched_dynamic;
     else if (kind == "guided") r.kind = omp_sched_guided;
     else if (kind == "auto") r.kind = omp_sched_auto;
+    // libomp's own kinds: trapezoidal (kmp_sched_trapezoidal = 101, kmp.h); static_steal,
+    // which libomp reports as dynamic.
+    else if (kind == "trapezoidal") r.kind = 101;
+    else if (kind == "static_steal") r.kind = omp_sched_dynamic;
     else return false;
+    // Without a chunk, libomp's run-sched-var chunk is 1 (KMP_DEFAULT_CHUNK) for every kind
+    // but static (0), and omp_get_schedule reports it.
+    if (r.kind != omp_sched_static) r.chunk = 1;
     if (comma != std::string::npos) {
         long c;
         if (r.kind == omp_sched_auto || !parse_int(chunk, 1, INT_MAX, c)) return false;
@@ -355,6 +362,26 @@ void parse_nesting(global_icvs& g) {
         }
     }
     g.nested_set = nested_set;
+}
+
+// KMP_DISP_NUM_BUFFERS: how many worksharing loops with nowait a team may have in flight
+// (libomp's bounds 1..4096 and its messages #80 / #106, which programs and LLVM's
+// env/kmp_dispatch_buf_range look for).
+void parse_disp_num_buffers(global_icvs& g) {
+    const char* v = env("KMP_DISP_NUM_BUFFERS");
+    if (!v) return;
+    long x;
+    const char* problem = nullptr;
+    unsigned use = g.disp_num_buffers;
+    if (!parse_int(v, LONG_MIN, LONG_MAX, x)) problem = "not a number";
+    else if (x < 1) problem = "value too small", use = 1;
+    else if (x > 4096) problem = "value too large", use = 4096;
+    else use = static_cast<unsigned>(x);
+    if (problem) {
+        warn_numbered(80, "KMP_DISP_NUM_BUFFERS=\"%s\": %s.", v, problem);
+        info_numbered(106, "KMP_DISP_NUM_BUFFERS value \"%u\" will be used.", use);
+    }
+    g.disp_num_buffers = use;
 }
 
 void parse_kmp_library(global_icvs& g) {
@@ -596,6 +623,16 @@ void warn(const char* fmt, ...) {
     std::fprintf(stderr, "loom: warning: %s\n", buf);
 }
 
+void info_numbered(int number, const char* fmt, ...) {
+    if (!g_warnings) return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    std::fprintf(stderr, "OMP: Info #%d: %s\n", number, buf);
+}
+
 void warn_numbered(int number, const char* fmt, ...) {
     if (!g_warnings) return;
     char buf[1024];
@@ -747,6 +784,7 @@ void parse_environment(global_icvs& g) {
     parse_stacksize(g);
     parse_wait_policy(g);
     parse_kmp_library(g);
+    parse_disp_num_buffers(g);
     parse_display(g);
     parse_places_env(g);
     parse_misc(g);

@@ -19,6 +19,8 @@ void set_warnings(bool on) noexcept;
 /// Prints libomp's form "OMP: Warning #<number>: ..." (number: libomp 19's message
 /// catalogue) where programs and LLVM's tests look for that prefix.
 void warn_numbered(int number, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+/// The "OMP: Info #<number>: ..." line that follows some of libomp's warnings.
+void info_numbered(int number, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /// kmp_set_defaults("NAME=value"): applies a setting after start-up (the ones that
 /// are read when used: OMP_TARGET_OFFLOAD, KMP_WARNINGS); one warning for others.

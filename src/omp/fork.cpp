@@ -26,8 +26,15 @@ task_hooks g_task_hooks;
 
 long current_spin_budget_us() noexcept { return spin_budget_us(); }
 
-team::team(int cap) : capacity(cap), slots(new member_slot[static_cast<std::size_t>(cap)]) {}
-team::~team() { delete[] slots; }
+team::team(int cap)
+    : capacity(cap),
+      slots(new member_slot[static_cast<std::size_t>(cap)]),
+      dispatch_count(globals().disp_num_buffers),
+      dispatch(new dispatch_buffer[dispatch_count]) {}
+team::~team() {
+    delete[] dispatch;
+    delete[] slots;
+}
 
 namespace {
 
@@ -254,7 +261,7 @@ void reset_team_for_region(team* t, int n) {
     t->red_count.store(0, std::memory_order_relaxed);
     t->cancel_request.store(0, std::memory_order_relaxed);
     t->copyprivate_data = nullptr;
-    reset_dispatch(t->dispatch);
+    reset_dispatch(t->dispatch, t->dispatch_count);
 }
 
 void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int argc,
@@ -298,11 +305,12 @@ struct pushed_request {
     int severity = 0;
     const char* message = nullptr;
     ident_t* loc = nullptr;
+    int bind = -1;  // __kmpc_push_proc_bind
 };
 
 pushed_request take_pushed(thread_state* th) {
     pushed_request p{th->pushed_nthreads, th->pushed_list, th->pushed_severity,
-                     th->pushed_message, th->pushed_loc};
+                     th->pushed_message, th->pushed_loc, th->pushed_bind};
     th->pushed_nthreads = 0;
     th->pushed_list = nullptr;
     th->pushed_severity = 0;
@@ -445,6 +453,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     t->level = parent->level + 1;
     t->active_level = parent->active_level + 1;
     t->league = league_teams > 0;
+    t->proc_bind = push.bind;
     if (t->league) {
         t->league_thread_limit = league_teams;  // number of teams; members loop over them
     }

@@ -61,6 +61,7 @@ struct global_icvs {
     int teams_thread_limit = 0;       // teams-thread-limit-var
     int target_offload = 0;           // 0 default, 1 disabled, 2 mandatory
     int library = 1;                  // KMP_LIBRARY: 0 serial, 1 throughput, 2 turnaround
+    unsigned disp_num_buffers = 8;    // KMP_DISP_NUM_BUFFERS: dispatch buffers per team
     bool nested_set = false;
     bool max_active_levels_set = false;
     std::string schedule_text = "static";

@@ -47,11 +47,18 @@ bool quiesce(int own) {
 void unquiesce() { g_quiet.store(false, std::memory_order_seq_cst); }
 std::once_flag g_once;
 std::atomic<bool> g_exiting{false};
+std::atomic<bool> g_oversubscribed{false};
 
 // libloom-omp depends on libloom, so the loader runs this library's destructors before
 // libloom's exit hook shuts the scheduler down (which waits for every task).
+// exit() called inside a region (g_in_flight counts regions not yet left; exit does not
+// unwind): the members wait for a master that is gone, so draining the scheduler would
+// never end. libomp, too, leaves such threads to the process's end.
 struct exit_watch {
-    ~exit_watch() { g_exiting.store(true, std::memory_order_relaxed); }
+    ~exit_watch() {
+        g_exiting.store(true, std::memory_order_relaxed);
+        if (g_in_flight.load(std::memory_order_seq_cst) > 0) ext::abandon_at_exit();
+    }
 } g_exit_watch;
 
 ext::pool_options options(unsigned n) {
@@ -85,11 +92,16 @@ void first_use() {
 }
 
 void start_locked(unsigned n) {
+    // Counted before the first start: the scheduler then binds this thread to one place,
+    // after which its affinity mask no longer says what the process may use.
+    static const std::size_t process_cpus = available_cpus().size();
     if (!ext::running()) {
         claims::reset();
         ext::start(options(n));
     }
-    g_pool_size.store(static_cast<int>(ext::worker_count()), std::memory_order_release);
+    const std::size_t workers = ext::worker_count();
+    g_oversubscribed.store(workers > process_cpus, std::memory_order_relaxed);
+    g_pool_size.store(static_cast<int>(workers), std::memory_order_release);
 }
 
 }  // namespace
@@ -140,6 +152,8 @@ void enter_region() noexcept {
 }
 
 void leave_region() noexcept { g_in_flight.fetch_sub(1, std::memory_order_seq_cst); }
+
+bool pool_oversubscribed() noexcept { return g_oversubscribed.load(std::memory_order_relaxed); }
 
 bool process_exiting() noexcept { return g_exiting.load(std::memory_order_relaxed); }
 

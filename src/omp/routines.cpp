@@ -101,7 +101,8 @@ LOOM_OMP_API void omp_set_schedule(int kind, int chunk) {
     unsigned k = static_cast<unsigned>(kind);
     s.monotonic = (k & omp_sched_monotonic) != 0;
     int base = static_cast<int>(k & ~omp_sched_monotonic);
-    if (base < omp_sched_static || base > omp_sched_auto) {
+    // 101: libomp's kmp_sched_trapezoidal (kmp.h), accepted and served like guided.
+    if ((base < omp_sched_static || base > omp_sched_auto) && base != 101) {
         warn("omp_set_schedule: unknown kind %d; using static", kind);
         base = omp_sched_static;
     }

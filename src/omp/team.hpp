@@ -45,6 +45,7 @@ struct team {
     int level = 0;
     int active_level = 0;
     bool league = false;                // host teams construct: members are team masters
+    int proc_bind = -1;                 // the region's proc_bind clause; -1: none (bind-var)
     int league_thread_limit = 0;
     std::uint32_t epoch = 0;            // region number of this team object
     bool hot = false;                   // cached by its master thread (members linger)
@@ -70,7 +71,8 @@ struct team {
     std::atomic<std::uint32_t> red_epoch{0};
 
     // ---- dynamic loops ---------------------------------------------------------------------
-    dispatch_buffer dispatch[dispatch_ring];
+    unsigned dispatch_count;            // KMP_DISP_NUM_BUFFERS
+    dispatch_buffer* dispatch;          // dispatch_count buffers, reused round-robin
 
     // ---- explicit tasks (task.cpp) ---------------------------------------------------------
     task_team tasks;

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <thread>
 
 #include "loom/ext/scheduler.hpp"
 
@@ -74,6 +75,8 @@ inline void wake(sleeper& s) noexcept {
 void sleep_until(bool (*done)(const void*), const void* arg, sleeper& s) noexcept;
 
 long current_spin_budget_us() noexcept;
+/// True if the pool has more workers than the CPUs this process may use.
+bool pool_oversubscribed() noexcept;
 
 /// True if the calling context resumes on the same worker when it parks: a member task
 /// (ext::submit_to), or the slot-0 thread on its native stack.
@@ -97,11 +100,15 @@ void wait_until(Done done, sleeper& s, implicit_task* it) {
     if (done()) return;
     long budget = current_spin_budget_us();
     if (budget != 0) {
+        // More workers than CPUs: the member we wait for may need this CPU, so give it
+        // up soon (as libomp yields when oversubscribed) instead of spinning a time slice.
+        const bool yield_early = pool_oversubscribed();
         auto start = std::chrono::steady_clock::now();
         for (unsigned i = 1;; ++i) {
             if (done()) return;
             if (g_task_hooks.run_one && it && g_task_hooks.run_one(it)) continue;
-            spin_pause();
+            if (yield_early && i > 64) std::this_thread::yield();
+            else spin_pause();
             if ((i & 255) == 0 && budget > 0 &&
                 std::chrono::steady_clock::now() - start > std::chrono::microseconds(budget))
                 break;

@@ -35,6 +35,10 @@ LOOM_EXPORT bool start(const pool_options& opts);
 LOOM_EXPORT void shutdown();
 /// True while a pool exists.
 LOOM_EXPORT bool running() noexcept;
+/// The process is exiting while tasks wait for something that can no longer happen
+/// (exit() called inside an OpenMP region whose members wait for their master): the
+/// exit hook then leaves the pool's threads to the process's end instead of draining.
+LOOM_EXPORT void abandon_at_exit() noexcept;
 /// Starts the pool from the environment if it is not running (lazy start).
 LOOM_EXPORT void ensure_started();
 
