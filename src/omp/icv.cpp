@@ -83,10 +83,17 @@ int nest_demand(int n, const task_icvs& child, int limit) {
     const global_icvs& g = globals();
     const std::size_t own = child.nthreads_list ? child.nthreads_list->size() : 0;
     const std::size_t depth = std::max(g.nthreads_list.size(), own);
-    if (depth < 2 || !child.nthreads_from_list) return n;
     static const long per_cpu = 8L * static_cast<long>(available_cpus().size());
     long cap = std::max(64L, per_cpu);
     if (limit > 0) cap = std::min(cap, static_cast<long>(limit));
+    if (depth < 2 || !child.nthreads_from_list) {
+        // No list, but nesting enabled: each member may open a team of nthreads-var
+        // (its inherited value) one level down. Teams are gangs, so without these
+        // workers the inner teams would get only what is left of the pool.
+        if (child.max_active_levels < 2 || child.nthreads <= 1) return n;
+        return static_cast<int>(std::max(static_cast<long>(n),
+                                         std::min(static_cast<long>(n) * child.nthreads, cap)));
+    }
     long need = n;
     task_icvs icv = child;
     for (std::size_t level = 1; level < depth && static_cast<int>(level) < icv.max_active_levels;
