@@ -142,8 +142,8 @@ affinity_setting read_affinity() {
 
 // The CPUs of the process, read when the library is loaded (before the scheduler pins
 // the initial thread): helpers start from loom workers, whose binding they would
-// inherit.
-std::vector<int> g_process_cpus = available_cpus();
+// inherit. Never destroyed: a helper may still be starting while the process exits.
+const std::vector<int>& g_process_cpus = *new std::vector<int>(available_cpus());
 
 std::string cpu_list(const std::vector<int>& cpus) {
     std::string s;
