@@ -25,7 +25,10 @@ pool::pool(const config& c)
         // CPU where a pinned worker spins, and a team of two then shares one CPU
         // (measured: 30x slower OpenMP fork/join). Threads the main thread creates
         // later inherit this binding, as with OMP_PROC_BIND; LOOM_PIN=false avoids it.
-        if (cfg.pin_workers) topo_.bind_current_thread(0);
+        if (cfg.pin_workers) {
+            slot0_rebind_ = sched_getaffinity(0, sizeof slot0_mask_, &slot0_mask_) == 0;
+            topo_.bind_current_thread(0);
+        }
         init_native_context(slot0.native, /*tied=*/0);
         slot0.current = &slot0.native;
         set_this_worker(&slot0);
@@ -77,6 +80,8 @@ pool::~pool() {
     for (auto& w : workers_)
         if (w->thread.joinable()) w->thread.join();
     if (slot0_adopted && this_worker() == workers_[0].get()) set_this_worker(nullptr);
+    // The main thread's id is the process id (this may run on another thread).
+    if (slot0_rebind_) sched_setaffinity(getpid(), sizeof slot0_mask_, &slot0_mask_);
 }
 
 void pool::wake_one() noexcept {

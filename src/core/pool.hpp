@@ -2,6 +2,8 @@
 // state. One pool per process at a time (runtime.cpp owns it).
 #pragma once
 
+#include <sched.h>
+
 #include <atomic>
 #include <memory>
 #include <vector>
@@ -66,6 +68,11 @@ private:
     void thread_main(unsigned index);
 
     topology topo_;
+    // The adopted main thread's mask before slot 0 bound it, given back when the pool
+    // ends: the next pool (pause and resume, a grown pool) reads the CPUs it may use
+    // from that thread's mask, and would otherwise put every worker on place 0.
+    cpu_set_t slot0_mask_{};
+    bool slot0_rebind_ = false;
     std::vector<std::unique_ptr<worker>> workers_;
     std::vector<std::vector<unsigned>> victims_;
     std::atomic<std::uint32_t> gate_{0};  // pool threads wait here until construction ends

@@ -97,6 +97,8 @@ void run_share(team* t, int i, implicit_task& it, thread_state* th) {
 // Spins until the master starts another region on this member or the budget ends.
 std::uint32_t linger(member_slot& s, std::uint32_t e) {
     long budget = spin_budget_us();
+    // More workers than CPUs: a member of the running region may need this CPU.
+    const bool yield_early = pool_oversubscribed();
     auto start = std::chrono::steady_clock::now();
     for (unsigned i = 1;; ++i) {
         std::uint32_t v = s.go.load(std::memory_order_acquire);
@@ -105,7 +107,8 @@ std::uint32_t linger(member_slot& s, std::uint32_t e) {
             spin_pause();
             continue;
         }
-        spin_pause();
+        if (yield_early && i > 64) std::this_thread::yield();
+        else spin_pause();
         if ((i & 255) == 0) {
             if (budget >= 0 &&
                 std::chrono::steady_clock::now() - start > std::chrono::microseconds(budget))
@@ -225,11 +228,26 @@ bool reserve_member(team* t, int i, int master_worker, int nworkers) {
 // workers free. The slot stays `running`, so a later region that wants it back waits for
 // the release before claiming the same worker again (reserve_member).
 void retire_surplus(team* t, int m) {
+    bool any = false;
     for (int i = m; i < t->capacity; ++i) {
         member_slot& s = t->slots[i];
         if (!s.running) continue;
         std::uint32_t expected = s.last_go;
         s.go.compare_exchange_strong(expected, go_retired, std::memory_order_acq_rel);
+        any = true;
+    }
+    if (!any) return;
+    // Wait for the claims to come back: the nested regions this one is about to open
+    // look for free workers at once (a member that yields its CPU while it lingers
+    // may take a while to see the retirement).
+    for (int i = m; i < t->capacity; ++i) {
+        member_slot& s = t->slots[i];
+        if (!s.running) continue;
+        for (unsigned k = 1; !s.released.load(std::memory_order_acquire); ++k) {
+            if (k < 64) spin_pause();
+            else std::this_thread::yield();
+        }
+        s.running = false;
     }
 }
 
@@ -444,7 +462,11 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     }
     if (league_teams == 0) check_strict(push, m);
 
-    retire_surplus(t, m);
+    // Only when another region could want those workers: one nested in this region (a
+    // host teams league always nests), or one run by another thread now. Otherwise they stay for a later, larger region
+    // (alternating team sizes cost ~10 us per region instead of a resubmission each).
+    if (league_teams > 0 || child.max_active_levels > 1 || regions_in_flight() > 1)
+        retire_surplus(t, m);
 
     t->fn = fn;
     t->argc = argc;

@@ -155,6 +155,8 @@ void leave_region() noexcept { g_in_flight.fetch_sub(1, std::memory_order_seq_cs
 
 bool pool_oversubscribed() noexcept { return g_oversubscribed.load(std::memory_order_relaxed); }
 
+int regions_in_flight() noexcept { return g_in_flight.load(std::memory_order_relaxed); }
+
 bool process_exiting() noexcept { return g_exiting.load(std::memory_order_relaxed); }
 
 int pause_pool() {

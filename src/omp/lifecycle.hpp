@@ -23,5 +23,7 @@ void leave_region() noexcept;
 /// spin budget (KMP_BLOCKTIME=infinite) retire then, or the scheduler's shutdown would
 /// wait for them forever.
 bool process_exiting() noexcept;
+/// Regions being forked or run by any thread (this one's included).
+int regions_in_flight() noexcept;
 
 }  // namespace loom::omp

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,6 +45,26 @@ TEST(Lifecycle, ExplicitStartIsRefusedWhileRunning) {
     for (int i = 0; i < 1000; ++i) ext::submit(ext::make_task([&] { left.arrive(); }));
     left.wait();
     ext::shutdown();
+}
+
+// The adopted main thread is bound to place 0 while its pool runs; when the pool ends
+// it gets its old mask back, so a second pool (pause and resume, a pool rebuilt with
+// more workers) spreads over the process's CPUs again instead of piling onto place 0.
+TEST(Lifecycle, MainThreadMaskComesBackWhenThePoolEnds) {
+    ext::shutdown();
+    cpu_set_t before;
+    ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+    if (CPU_COUNT(&before) < 2) GTEST_SKIP() << "needs two CPUs";
+    for (int round = 0; round < 2; ++round) {
+        ext::pool_options o;
+        o.num_threads = 2;
+        ASSERT_TRUE(ext::start(o));
+        EXPECT_NE(ext::worker_place(0), ext::worker_place(1)) << "round " << round;
+        ext::shutdown();
+        cpu_set_t after;
+        ASSERT_EQ(sched_getaffinity(0, sizeof after, &after), 0);
+        EXPECT_TRUE(CPU_EQUAL(&before, &after)) << "round " << round;
+    }
 }
 
 TEST(Lifecycle, ChildOfForkBuildsAFreshPool) {
