@@ -235,7 +235,9 @@ bool next_chunk(implicit_task* it, std::uint64_t& begin, std::uint64_t& end) {
         }
         case k_dynamic: {
             dispatch_buffer& b = buffer_of(it->tm, L);
-            if (b.next.load(std::memory_order_relaxed) >= trip) return false;
+            // One read-modify-write and no read before it: a load would first share the
+            // contended line and the RMW then upgrade it, two transfers per chunk. Past
+            // the end `next` keeps growing by a chunk per call (64-bit: no overflow).
             begin = b.next.fetch_add(L.chunk, std::memory_order_relaxed);
             if (begin >= trip) return false;
             end = std::min(begin + L.chunk, trip);

@@ -57,6 +57,7 @@ void forget_owner(thread_state* th) {
 
 // Initialises member `i`'s implicit task for the region now set up in `t`.
 void setup_task(team* t, int i, implicit_task& it, int worker) {
+    it.region_ending = false;
     it.tm = t->league ? nullptr : t;
     it.parent = t->parent;
     it.tid = t->league ? 0 : i;
@@ -271,14 +272,25 @@ void member_entry(team* t, int i) {
     run_member(t, i);
 }
 
+// Stores `v` only if it differs: an unchanged field keeps its cache line shared with
+// the members that read it, instead of every fork taking the line back from them.
+template <class T>
+void set_if_changed(T& field, const T& v) {
+    if (!(field == v)) field = v;
+}
+template <class T>
+void set_if_changed(std::atomic<T>& field, T v) {
+    if (field.load(std::memory_order_relaxed) != v) field.store(v, std::memory_order_relaxed);
+}
+
 void reset_team_for_region(team* t, int n) {
-    t->nthreads = n;
-    t->join_count.store(n - 1, std::memory_order_relaxed);
-    t->bar_count.store(n, std::memory_order_relaxed);
-    t->single_count.store(0, std::memory_order_relaxed);
-    t->red_count.store(0, std::memory_order_relaxed);
-    t->cancel_request.store(0, std::memory_order_relaxed);
-    t->copyprivate_data = nullptr;
+    set_if_changed(t->nthreads, n);
+    t->join_count.store(n - 1, std::memory_order_relaxed);  // the members' RMWs own it anyway
+    set_if_changed(t->bar_count, n);  // the last arriver of a barrier re-arms it
+    set_if_changed(t->single_count, std::uint32_t{0});
+    set_if_changed(t->red_count, 0);
+    set_if_changed(t->cancel_request, 0);
+    set_if_changed(t->copyprivate_data, static_cast<void*>(nullptr));
     reset_dispatch(t->dispatch, t->dispatch_count);
 }
 
@@ -468,18 +480,18 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     if (league_teams > 0 || child.max_active_levels > 1 || regions_in_flight() > 1)
         retire_surplus(t, m);
 
-    t->fn = fn;
-    t->argc = argc;
-    t->args = args;
-    t->parent = parent;
-    t->level = parent->level + 1;
-    t->active_level = parent->active_level + 1;
-    t->league = league_teams > 0;
-    t->proc_bind = push.bind;
+    set_if_changed(t->fn, fn);
+    set_if_changed(t->argc, argc);
+    set_if_changed(t->args, args);
+    set_if_changed(t->parent, parent);
+    set_if_changed(t->level, parent->level + 1);
+    set_if_changed(t->active_level, parent->active_level + 1);
+    set_if_changed(t->league, league_teams > 0);
+    set_if_changed(t->proc_bind, push.bind);
     if (t->league) {
         t->league_thread_limit = league_teams;  // number of teams; members loop over them
     }
-    t->child_icvs = child;
+    set_if_changed(t->child_icvs, child);
     ++t->epoch;
     if (t->epoch == go_hold || t->epoch == go_retired || t->epoch == 0) t->epoch = 1;
     reset_team_for_region(t, m);

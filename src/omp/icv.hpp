@@ -18,6 +18,7 @@ struct sched_icv {
     int chunk = 0;
     bool monotonic = false;
     bool nonmonotonic = false;
+    bool operator==(const sched_icv&) const = default;
 };
 
 /// ICVs of one data environment (one implicit or initial task).
@@ -35,6 +36,7 @@ struct task_icvs {
     int default_device = 0;           // default-device-var
     std::uintptr_t def_allocator = 1; // def-allocator-var (omp_default_mem_alloc)
     sched_icv sched;                  // run-sched-var
+    bool operator==(const task_icvs&) const = default;
 };
 
 /// ICVs of the whole device, fixed at start-up except where a routine may change them.

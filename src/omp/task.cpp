@@ -646,8 +646,12 @@ void done_with_region(implicit_task* it) {
     team* t = it->tm;
     const std::uint64_t bit = lending_bit(it);
     if (!t || !bit) return;
-    if (it->tid == 0) t->tasks.ending = true;  // read by the master itself (end_wait)
-    t->tasks.lending.fetch_or(bit, std::memory_order_acq_rel);
+    if (it->tid == 0) it->region_ending = true;  // read by the master itself (end_wait)
+    // Even when no member has tasks yet: one still running its share may create some
+    // that a worker outside the team takes, and this member must be there to run them
+    // (test task_team_only). The bit is set once; the RMW only when it is not set.
+    if (!(t->tasks.lending.load(std::memory_order_relaxed) & bit))
+        t->tasks.lending.fetch_or(bit, std::memory_order_acq_rel);
 }
 
 void drain(implicit_task* it, bool region_end) {
@@ -701,9 +705,12 @@ bool run_one(implicit_task* it) {
 void end_wait(implicit_task* it) {
     team* t = it->tm;
     if (!t || it->tid >= 64) return;
-    if (it->tid == 0 && t->tasks.ending) {  // the master's join: the region is over
-        t->tasks.ending = false;
-        t->tasks.lending.store(0, std::memory_order_release);
+    if (it->tid == 0 && it->region_ending) {  // the master's join: the region is over
+        it->region_ending = false;
+        // Written only when some member lent its worker: a store every join would take
+        // the line from the members that read `busy` beside it.
+        if (t->tasks.lending.load(std::memory_order_relaxed) != 0)
+            t->tasks.lending.store(0, std::memory_order_release);
         return;
     }
     const std::uint64_t bit = std::uint64_t{1} << it->tid;

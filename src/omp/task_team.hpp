@@ -14,9 +14,8 @@ struct task_team {
     /// Members 0..63 whose worker runs its mailbox soon: parked (taskwait, taskgroup),
     /// waiting in a barrier, or done with their share of the region (runner_for in
     /// task.cpp sends them tasks that workers outside the team took). Cleared when the
-    /// master's join ends (`ending`: the master drained the region's tasks).
+    /// master's join ends (implicit_task::region_ending: it drained the region's tasks).
     std::atomic<std::uint64_t> lending{0};
-    bool ending = false;
     /// Task reductions with the `task` modifier (0: parallel, 1: worksharing): the
     /// shared private copies, and how many members finished with them.
     std::atomic<void*> red_data[2] = {nullptr, nullptr};

@@ -47,11 +47,14 @@ struct team {
     bool league = false;                // host teams construct: members are team masters
     int proc_bind = -1;                 // the region's proc_bind clause; -1: none (bind-var)
     int league_thread_limit = 0;
-    std::uint32_t epoch = 0;            // region number of this team object
-    bool hot = false;                   // cached by its master thread (members linger)
-    bool busy = false;                  // a region runs on it (master only)
     int capacity = 0;
     member_slot* slots = nullptr;       // capacity entries
+
+    // ---- the master's own (a store here must not take the line above from the members,
+    // which read it in every region: fork writes those fields only when they change) --
+    alignas(64) std::uint32_t epoch = 0;  // region number of this team object
+    bool hot = false;                   // cached by its master thread (members linger)
+    bool busy = false;                  // a region runs on it (master only)
 
     // ---- join --------------------------------------------------------------------------
     alignas(64) std::atomic<int> join_count{0};

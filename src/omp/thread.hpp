@@ -47,6 +47,7 @@ struct implicit_task {
     int num_teams = 1;
     bool in_league = false;        // inside a teams region
     bool holds_claim = false;      // owns the claim of the worker it runs on
+    bool region_ending = false;    // member 0 only: its next barrier-wait end is the join
     int worker = -1;
     task_icvs icv;
     std::uint32_t ws_count = 0;    // dynamic loops begun in the current region
