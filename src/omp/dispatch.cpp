@@ -113,8 +113,10 @@ void resolve(implicit_task* it, kmp_int32 schedule, std::int64_t chunk, loop_sta
     L.chunk = chunk < 1 ? 1 : static_cast<std::uint64_t>(chunk);
 }
 
+// Looked up once per loop (acquire_buffer): every chunk then reads the pointer, not the
+// ring index (a division by the ring size, KMP_DISP_NUM_BUFFERS).
 dispatch_buffer& buffer_of(team* t, const loop_state& L) {
-    return ring_buffer(t, L.construct);
+    return L.buf ? *L.buf : ring_buffer(t, L.construct);
 }
 
 bool needs_buffer(const loop_state& L) {
@@ -122,6 +124,7 @@ bool needs_buffer(const loop_state& L) {
 }
 
 void acquire_buffer(team* t, loop_state& L) {
+    L.buf = &ring_buffer(t, L.construct);
     if (!enter_buffer(t, L.construct)) return;
     dispatch_buffer& b = buffer_of(t, L);
     b.next.store(0, std::memory_order_relaxed);

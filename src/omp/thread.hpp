@@ -19,8 +19,11 @@ namespace loom::omp {
 struct team;
 
 /// Private state of the dynamic (dispatch) loop an implicit task is in (dispatch.cpp).
+struct dispatch_buffer;
+
 struct loop_state {
     std::uint32_t construct = 0;  // construct number (task's ws_count when it began)
+    dispatch_buffer* buf = nullptr;  // the team's buffer serving it (dynamic kinds, ordered)
     int kind = 0;                 // resolved kind (dispatch.cpp)
     bool ordered = false;
     bool serial_done = false;     // team of one: the whole range was handed out
