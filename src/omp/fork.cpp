@@ -131,7 +131,8 @@ std::uint32_t linger(member_slot& s, std::uint32_t e) {
 }
 
 void join(team* t, implicit_task* mt) {
-    wait_until([t] { return t->join_count.load(std::memory_order_seq_cst) == 0; },
+    const std::uint64_t target = t->join_target;
+    wait_until([t, target] { return t->joined.load(std::memory_order_seq_cst) == target; },
                t->slots[0].sleep, mt);
 }
 
@@ -255,6 +256,7 @@ void retire_surplus(team* t, int m) {
 void start_member(team* t, int i) {
     member_slot& s = t->slots[i];
     s.last_go = t->epoch;
+    s.join_target = t->join_target;  // on the go word's line: read with it, no extra miss
     if (s.running) {
         s.go.store(t->epoch, std::memory_order_release);
         return;
@@ -285,7 +287,7 @@ void set_if_changed(std::atomic<T>& field, T v) {
 
 void reset_team_for_region(team* t, int n) {
     set_if_changed(t->nthreads, n);
-    t->join_count.store(n - 1, std::memory_order_relaxed);  // the members' RMWs own it anyway
+    t->join_target += static_cast<std::uint64_t>(n - 1);
     set_if_changed(t->bar_count, n);  // the last arriver of a barrier re-arms it
     set_if_changed(t->single_count, std::uint32_t{0});
     set_if_changed(t->red_count, 0);
@@ -401,7 +403,10 @@ void run_member(team* t, int i) {
         if (g_task_hooks.drain) g_task_hooks.drain(&it, true);
         th->current = saved;
         const bool hot = t->hot;
-        if (t->join_count.fetch_sub(1, std::memory_order_seq_cst) == 1) wake(t->slots[0].sleep);
+        const std::uint64_t target = s.join_target;  // read before joining: the next
+                                                     // region may rewrite it after
+        if (t->joined.fetch_add(1, std::memory_order_seq_cst) + 1 == target)
+            wake(t->slots[0].sleep);
         if (!hot) break;
         e = linger(s, e);
     }

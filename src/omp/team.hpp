@@ -23,6 +23,8 @@ inline constexpr std::uint32_t go_retired = 0xffffffffu;
 
 struct alignas(64) member_slot {
     std::atomic<std::uint32_t> go{0};   // region epoch to run; go_retired = leave
+    std::uint64_t join_target = 0;      // team's `joined` after the last member of the
+                                        // region now given by `go` (written before it)
     std::uint32_t last_go = 0;          // what the master last wrote (master only)
     int worker = -1;                    // worker the member runs on
     bool running = false;               // a member task exists for this slot (master only)
@@ -49,15 +51,18 @@ struct team {
     int league_thread_limit = 0;
     int capacity = 0;
     member_slot* slots = nullptr;       // capacity entries
+    bool hot = false;                   // cached by its master thread (members linger)
 
     // ---- the master's own (a store here must not take the line above from the members,
     // which read it in every region: fork writes those fields only when they change) --
     alignas(64) std::uint32_t epoch = 0;  // region number of this team object
-    bool hot = false;                   // cached by its master thread (members linger)
     bool busy = false;                  // a region runs on it (master only)
+    std::uint64_t join_target = 0;      // `joined` once every member of this region joined
 
     // ---- join --------------------------------------------------------------------------
-    alignas(64) std::atomic<int> join_count{0};
+    // Members that finished a region of this team, counted since the team was made:
+    // never re-armed, so a fork writes nothing here (the members' increments own it).
+    alignas(64) std::atomic<std::uint64_t> joined{0};
     std::atomic<int> live{0};           // member tasks that may still touch this team
 
     // ---- barrier -----------------------------------------------------------------------
