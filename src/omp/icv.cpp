@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "env.hpp"
+#include "lifecycle.hpp"
 #include "loom/ext/scheduler.hpp"
 
 namespace loom::omp {
@@ -83,7 +84,7 @@ int nest_demand(int n, const task_icvs& child, int limit) {
     const global_icvs& g = globals();
     const std::size_t own = child.nthreads_list ? child.nthreads_list->size() : 0;
     const std::size_t depth = std::max(g.nthreads_list.size(), own);
-    static const long per_cpu = 8L * static_cast<long>(available_cpus().size());
+    const long per_cpu = 8L * static_cast<long>(process_cpu_count());
     long cap = std::max(64L, per_cpu);
     if (limit > 0) cap = std::min(cap, static_cast<long>(limit));
     if (depth < 2 || !child.nthreads_from_list) {

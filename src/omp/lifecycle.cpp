@@ -92,9 +92,7 @@ void first_use() {
 }
 
 void start_locked(unsigned n) {
-    // Counted before the first start: the scheduler then binds this thread to one place,
-    // after which its affinity mask no longer says what the process may use.
-    static const std::size_t process_cpus = available_cpus().size();
+    const std::size_t process_cpus = process_cpu_count();
     if (!ext::running()) {
         claims::reset();
         ext::start(options(n));
@@ -154,6 +152,14 @@ void enter_region() noexcept {
 void leave_region() noexcept { g_in_flight.fetch_sub(1, std::memory_order_seq_cst); }
 
 bool pool_oversubscribed() noexcept { return g_oversubscribed.load(std::memory_order_relaxed); }
+
+std::size_t process_cpu_count() {
+    // Counted before the first pool starts (ensure_pool calls this first): the scheduler
+    // then binds this thread to one place, after which its mask no longer says what the
+    // process may use.
+    static const std::size_t cpus = available_cpus().size();
+    return cpus;
+}
 
 int regions_in_flight() noexcept { return g_in_flight.load(std::memory_order_relaxed); }
 

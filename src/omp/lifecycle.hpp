@@ -2,6 +2,8 @@
 // omp_pause_resource, and rebuilding after fork().
 #pragma once
 
+#include <cstddef>
+
 namespace loom::omp {
 
 /// Starts the pool if it is not running (first region, after a pause, in a fork()
@@ -23,6 +25,8 @@ void leave_region() noexcept;
 /// spin budget (KMP_BLOCKTIME=infinite) retire then, or the scheduler's shutdown would
 /// wait for them forever.
 bool process_exiting() noexcept;
+/// CPUs the process may use, as its affinity mask said before the first pool started.
+std::size_t process_cpu_count();
 /// Regions being forked or run by any thread (this one's included).
 int regions_in_flight() noexcept;
 
