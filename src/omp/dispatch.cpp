@@ -8,7 +8,6 @@
 // wait for `ready`. Dynamic chunks are one fetch_add on `next`; guided chunks a CAS.
 // Static kinds need no shared state unless the loop is ordered.
 #include <algorithm>
-#include <thread>
 #include <type_traits>
 
 #include "abi.hpp"
@@ -32,13 +31,6 @@ enum kind_t : int {
     k_block_rounded = 5,
     k_guided_simd = 6,
 };
-
-void spin_until(auto cond) {
-    for (unsigned i = 0; !cond(); ++i) {
-        if (i < 4096) spin_pause();
-        else std::this_thread::yield();
-    }
-}
 
 // libomp's extension kind of omp_sched_t (kmp.h kmp_sched_trapezoidal), which
 // OMP_SCHEDULE=trapezoidal selects there; served here like guided (decreasing chunks).
@@ -349,8 +341,7 @@ bool enter_buffer(team* t, std::uint32_t construct) {
             }
             continue;
         }
-        if (spins < 4096) spin_pause();
-        else std::this_thread::yield();
+        pause_then_yield(spins, long_spins);
     }
     spin_until([&] { return b.ready.load(std::memory_order_acquire) == want; });
     return false;
@@ -388,10 +379,8 @@ void ordered_enter(implicit_task* it) {
     const std::uint64_t mine = L.cur_iter;
     // The turn passes from member to member at every iteration: spin only briefly, then
     // yield, so that the member whose turn it is gets the CPU when members outnumber cores.
-    for (unsigned i = 0; b.ord_next.load(std::memory_order_acquire) != mine; ++i) {
-        if (i < 64) spin_pause();
-        else std::this_thread::yield();
-    }
+    spin_until([&b, mine] { return b.ord_next.load(std::memory_order_acquire) == mine; },
+               short_spins);
 }
 
 void ordered_exit(implicit_task* it) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdarg>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include "abi.hpp"
@@ -99,7 +98,7 @@ void run_share(team* t, int i, implicit_task& it, thread_state* th) {
 std::uint32_t linger(member_slot& s, std::uint32_t e) {
     long budget = spin_budget_us();
     // More workers than CPUs: a member of the running region may need this CPU.
-    const bool yield_early = pool_oversubscribed();
+    const unsigned spins = spins_before_yield(pool_oversubscribed());
     auto start = std::chrono::steady_clock::now();
     for (unsigned i = 1;; ++i) {
         std::uint32_t v = s.go.load(std::memory_order_acquire);
@@ -108,8 +107,7 @@ std::uint32_t linger(member_slot& s, std::uint32_t e) {
             spin_pause();
             continue;
         }
-        if (yield_early && i > 64) std::this_thread::yield();
-        else spin_pause();
+        pause_then_yield(i, spins);
         if ((i & 255) == 0) {
             if (budget >= 0 &&
                 std::chrono::steady_clock::now() - start > std::chrono::microseconds(budget))
@@ -204,10 +202,7 @@ bool reserve_member(team* t, int i, int master_worker, int nworkers) {
         // It releases its worker right after retiring (nothing can block it there):
         // wait for that, so the team keeps its worker (threadprivate) and its size
         // even when the member's OS thread is preempted meanwhile.
-        for (unsigned k = 1; !s.released.load(std::memory_order_acquire); ++k) {
-            if (k < 4096) spin_pause();
-            else std::this_thread::yield();
-        }
+        spin_until([&s] { return s.released.load(std::memory_order_acquire); });
         if (s.worker > 0 && claims::try_claim(static_cast<unsigned>(s.worker))) {
             s.go.store(go_hold, std::memory_order_relaxed);
             return true;
@@ -245,10 +240,7 @@ void retire_surplus(team* t, int m) {
     for (int i = m; i < t->capacity; ++i) {
         member_slot& s = t->slots[i];
         if (!s.running) continue;
-        for (unsigned k = 1; !s.released.load(std::memory_order_acquire); ++k) {
-            if (k < 64) spin_pause();
-            else std::this_thread::yield();
-        }
+        spin_until([&s] { return s.released.load(std::memory_order_acquire); }, short_spins);
         s.running = false;
     }
 }

@@ -46,6 +46,29 @@ inline void spin_pause() noexcept {
 #endif
 }
 
+/// Rounds a short wait spins before each further round gives the CPU up instead.
+inline constexpr unsigned short_spins = 64;   // the awaited thread may need this CPU
+inline constexpr unsigned long_spins = 4096;  // the awaited step is normally immediate
+
+/// Round `round` of a busy wait: pause for the first `spins` rounds, then yield (when
+/// members outnumber CPUs, the thread being waited for may be queued behind us).
+inline void pause_then_yield(unsigned round, unsigned spins) noexcept {
+    if (round < spins) spin_pause();
+    else std::this_thread::yield();
+}
+
+/// Busy-waits until cond() holds, pausing then yielding (pause_then_yield).
+template <class Cond>
+void spin_until(Cond cond, unsigned spins = long_spins) {
+    for (unsigned i = 0; !cond(); ++i) pause_then_yield(i, spins);
+}
+
+/// Spin rounds before yielding for waits whose length is unknown: unbounded unless the
+/// pool has more workers than CPUs (pool_oversubscribed).
+inline unsigned spins_before_yield(bool oversubscribed) noexcept {
+    return oversubscribed ? short_spins : ~0u;
+}
+
 /// Hooks through which the explicit-task layer (issue 4) takes part in waits: a waiting
 /// member runs its team's explicit tasks (a barrier is a task scheduling point).
 struct task_hooks {
@@ -102,13 +125,12 @@ void wait_until(Done done, sleeper& s, implicit_task* it) {
     if (budget != 0) {
         // More workers than CPUs: the member we wait for may need this CPU, so give it
         // up soon (as libomp yields when oversubscribed) instead of spinning a time slice.
-        const bool yield_early = pool_oversubscribed();
+        const unsigned spins = spins_before_yield(pool_oversubscribed());
         auto start = std::chrono::steady_clock::now();
         for (unsigned i = 1;; ++i) {
             if (done()) return;
             if (g_task_hooks.run_one && it && g_task_hooks.run_one(it)) continue;
-            if (yield_early && i > 64) std::this_thread::yield();
-            else spin_pause();
+            pause_then_yield(i, spins);
             if ((i & 255) == 0 && budget > 0 &&
                 std::chrono::steady_clock::now() - start > std::chrono::microseconds(budget))
                 break;
