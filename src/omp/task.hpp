@@ -247,6 +247,15 @@ void wait_node(here h, node* n, node* owner, bool want_r);
 /// explicit task) across the switch.
 void park(ext::wait_slot& s);
 
+/// Runs the task body here. `owner_inline`: the context running us is the parent's
+/// owner (taskwait popped us, or an included task): completion counts stay plain.
+/// `from_loop`: the scheduler's loop started us on a fresh fiber.
+void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept;
+
+/// The bit of team member `it` in task_team::lending while its context parks here, or
+/// 0: only a member on its own worker (and one of the first 64) lends it.
+std::uint64_t lending_bit(const implicit_task* it) noexcept;
+
 }  // namespace tasking
 }  // namespace loom::omp
 
