@@ -613,34 +613,43 @@ void parse_misc(global_icvs& g) {
 
 void set_warnings(bool on) noexcept { g_warnings = on; }
 
+namespace {
+// One line on stderr: `prefix`, then the formatted message (all three report forms).
+void report(const char* prefix, const char* fmt, va_list ap) {
+    char buf[1024];
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    std::fprintf(stderr, "%s%s\n", prefix, buf);
+}
+
+void report_numbered(const char* kind, int number, const char* fmt, va_list ap) {
+    char prefix[64];
+    std::snprintf(prefix, sizeof prefix, "OMP: %s #%d: ", kind, number);
+    report(prefix, fmt, ap);
+}
+}  // namespace
+
 void warn(const char* fmt, ...) {
     if (!g_warnings) return;
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    report("loom: warning: ", fmt, ap);
     va_end(ap);
-    std::fprintf(stderr, "loom: warning: %s\n", buf);
 }
 
 void info_numbered(int number, const char* fmt, ...) {
     if (!g_warnings) return;
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    report_numbered("Info", number, fmt, ap);
     va_end(ap);
-    std::fprintf(stderr, "OMP: Info #%d: %s\n", number, buf);
 }
 
 void warn_numbered(int number, const char* fmt, ...) {
     if (!g_warnings) return;
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    report_numbered("Warning", number, fmt, ap);
     va_end(ap);
-    std::fprintf(stderr, "OMP: Warning #%d: %s\n", number, buf);
 }
 
 void apply_setting(const char* assignment) {
