@@ -14,9 +14,9 @@
 
 namespace loom::omp {
 
-namespace {
+__thread thread_state* tl_state = nullptr;
 
-__attribute__((tls_model("initial-exec"))) thread_local thread_state* tl_state = nullptr;
+namespace {
 
 std::mutex g_reg_mutex;
 // Never destroyed: pool threads release their records (release_thread) while the

@@ -28,6 +28,7 @@ struct loop_state {
     bool ordered = false;
     bool serial_done = false;     // team of one: the whole range was handed out
     bool ordered_done = false;    // the current iteration executed its ordered region
+    bool shared_dynamic = false;  // unordered dynamic loop of a team: chunks by fetch_add
     std::uint64_t trip = 0;       // iterations
     std::uint64_t chunk = 1;
     std::uint64_t next_static = 0;  // static kinds: this member's next chunk number
@@ -94,6 +95,13 @@ struct thread_state {
 thread_state* this_thread();
 /// The calling thread's current implicit task.
 implicit_task* current_task();
+
+/// The pointer behind this_thread(); null until the thread entered the runtime. Read
+/// directly only by code that reaches no suspension point before it returns (the
+/// per-chunk dispatch path): elsewhere the compiler could keep its TLS address across
+/// a suspension that resumes on another OS thread. `__thread`: no dynamic
+/// initialisation, so reading it needs no TLS wrapper call.
+extern __thread thread_state* tl_state __attribute__((tls_model("initial-exec")));
 /// Like this_thread() but null if the thread never entered the runtime.
 thread_state* this_thread_if_known() noexcept;
 /// Registers the calling thread (a hidden helper) with a gtid held back for it.
