@@ -151,14 +151,15 @@ void init(implicit_task* it, kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
     if (!it->tm || it->nthreads == 1) return;
     if (!needs_buffer(L)) return;
     acquire_buffer(it->tm, L);
-    L.shared_dynamic = L.kind == k_dynamic && !L.ordered;
+    if (!L.ordered && (L.kind == k_dynamic || L.kind == k_guided))
+        L.shared_kind = static_cast<std::uint8_t>(L.kind);
 }
 
 void finish(implicit_task* it, loop_state& L) {
     if (L.kind == k_done) return;
     const bool had_buffer = it->tm && it->nthreads > 1 && needs_buffer(L);
     L.kind = k_done;
-    L.shared_dynamic = false;
+    L.shared_kind = 0;
     if (had_buffer) leave_buffer(buffer_of(it->tm, L), it->nthreads);
 }
 
@@ -178,6 +179,23 @@ bool next_guided_simd(dispatch_buffer& b, std::uint64_t trip, std::uint64_t chun
             return true;
         }
         const std::uint64_t size = (rem / (2 * n) + chunk - 1) / chunk * chunk;
+        if (b.next.compare_exchange_weak(cur, cur + size, std::memory_order_relaxed)) {
+            begin = cur;
+            end = cur + size;
+            return true;
+        }
+    }
+}
+
+// A guided chunk: remaining / threads, at least `chunk`, as GNU OpenMP (half the
+// chunks of libomp's remaining / (2 threads) for the same balance at the loop's end).
+inline bool next_guided(dispatch_buffer& b, std::uint64_t trip, std::uint64_t chunk,
+                        std::uint64_t n, std::uint64_t& begin, std::uint64_t& end) {
+    std::uint64_t cur = b.next.load(std::memory_order_relaxed);
+    for (;;) {
+        if (cur >= trip) return false;
+        const std::uint64_t rem = trip - cur;
+        const std::uint64_t size = std::min(std::max(chunk, (rem + n - 1) / n), rem);
         if (b.next.compare_exchange_weak(cur, cur + size, std::memory_order_relaxed)) {
             begin = cur;
             end = cur + size;
@@ -232,32 +250,14 @@ bool next_chunk(implicit_task* it, std::uint64_t& begin, std::uint64_t& end) {
             return true;
         }
         case k_dynamic: {
-            dispatch_buffer& b = buffer_of(it->tm, L);
-            // One read-modify-write and no read before it: a load would first share the
-            // contended line and the RMW then upgrade it, two transfers per chunk. Past
-            // the end `next` keeps growing by a chunk per call (64-bit: no overflow).
+            dispatch_buffer& b = buffer_of(it->tm, L);  // as next(): one RMW, no load
             begin = b.next.fetch_add(L.chunk, std::memory_order_relaxed);
             if (begin >= trip) return false;
             end = std::min(begin + L.chunk, trip);
             return true;
         }
-        case k_guided: {
-            dispatch_buffer& b = buffer_of(it->tm, L);
-            std::uint64_t cur = b.next.load(std::memory_order_relaxed);
-            for (;;) {
-                if (cur >= trip) return false;
-                const std::uint64_t rem = trip - cur;
-                // remaining / threads, as GNU OpenMP: half the chunks of libomp's
-                // remaining / (2 threads) for the same balance at the loop's end.
-                std::uint64_t size = std::max(L.chunk, (rem + n - 1) / n);
-                size = std::min(size, rem);
-                if (b.next.compare_exchange_weak(cur, cur + size, std::memory_order_relaxed)) {
-                    begin = cur;
-                    end = cur + size;
-                    return true;
-                }
-            }
-        }
+        case k_guided:
+            return next_guided(buffer_of(it->tm, L), trip, L.chunk, n, begin, end);
         case k_guided_simd:
             return next_guided_simd(buffer_of(it->tm, L), trip, L.chunk, n, begin, end);
         default:
@@ -301,10 +301,10 @@ __attribute__((noinline)) int finish_loop(implicit_task* it) {
     return 0;
 }
 
-// The per-chunk path of schedule(dynamic) in a team, worth its own branch: ~30
-// instructions around the fetch_add, a leaf that saves no registers (next_chunk's
-// k_dynamic case does the same the long way). It reaches no suspension point, so the
-// TLS pointer may be read inline (thread.hpp).
+// The per-chunk path of schedule(dynamic) and schedule(guided) in a team, worth its own
+// branch: ~45 instructions around the atomic, a leaf that saves no registers (next_chunk
+// serves every other case the long way). It reaches no suspension point, so the TLS
+// pointer may be read inline (thread.hpp).
 template <class T, class ST>
 int next(kmp_int32* plast, T* plb, T* pub, ST* pst) {
     thread_state* th = tl_state;
@@ -312,14 +312,24 @@ int next(kmp_int32* plast, T* plb, T* pub, ST* pst) {
         return next_general<T, ST>(current_task(), plast, plb, pub, pst);
     implicit_task* it = th->current;
     const loop_state& L = it->loop;
-    if (!L.shared_dynamic ||
+    if (L.shared_kind == 0 ||
         it->tm->cancel_request.load(std::memory_order_relaxed) == cancel_loop)
         return next_general<T, ST>(it, plast, plb, pub, pst);
     // Loaded before the RMW: the compiler does not move plain loads across an atomic.
     const std::uint64_t chunk = L.chunk, trip = L.trip;
-    const std::uint64_t begin = L.buf->next.fetch_add(chunk, std::memory_order_relaxed);
-    if (begin >= trip) return finish_loop(it);
-    return hand_out(L, begin, std::min(begin + chunk, trip), plast, plb, pub, pst);
+    std::uint64_t begin, end;
+    if (L.shared_kind == k_dynamic) {
+        // One read-modify-write and no read before it: a load would first share the
+        // contended line and the RMW then upgrade it, two transfers per chunk. Past the
+        // end `next` keeps growing by a chunk per call (64-bit: no overflow).
+        begin = L.buf->next.fetch_add(chunk, std::memory_order_relaxed);
+        if (begin >= trip) return finish_loop(it);
+        end = std::min(begin + chunk, trip);
+    } else if (!next_guided(*L.buf, trip, chunk, static_cast<std::uint64_t>(it->nthreads), begin,
+                            end)) {
+        return finish_loop(it);
+    }
+    return hand_out(L, begin, end, plast, plb, pub, pst);
 }
 
 void fini(implicit_task* it) {
