@@ -37,8 +37,6 @@ team::~team() {
 
 namespace {
 
-constexpr std::uint32_t go_hold = 0xfffffffeu;  // a region for this member is being set up
-
 // Never destroyed: pool threads still exit (and forget their teams) while the
 // process runs its static destructors.
 std::mutex g_owners_mutex;
@@ -57,6 +55,7 @@ void forget_owner(thread_state* th) {
 // Initialises member `i`'s implicit task for the region now set up in `t`.
 void setup_task(team* t, int i, implicit_task& it, int worker) {
     it.region_ending = false;
+    std::atomic_ref(it.share_done).store(false, std::memory_order_relaxed);
     it.tm = t->league ? nullptr : t;
     it.parent = t->parent;
     it.tid = t->league ? 0 : i;
@@ -94,38 +93,53 @@ void run_share(team* t, int i, implicit_task& it, thread_state* th) {
     }
 }
 
-// Spins until the master starts another region on this member or the budget ends.
-std::uint32_t linger(member_slot& s, std::uint32_t e) {
-    long budget = spin_budget_us();
+// Next epoch of `t` for a region or a poke: never 0 (the initial `reserved`) nor
+// reserve_retired.
+std::uint32_t next_epoch(team* t) {
+    if (++t->epoch == reserve_retired || t->epoch == 0) t->epoch = 1;
+    return t->epoch;
+}
+
+// Publishes a word with no members: lingering members look at their `reserved`.
+void poke(team* t) {
+    t->start.store(start_word(next_epoch(t), 0), std::memory_order_release);
+}
+
+// Waits for a start word other than `seen` that names member i; false when the member
+// is to leave instead (retired by the master, or it retired itself).
+bool next_start(team* t, member_slot& s, int i, std::uint32_t served, std::uint64_t& seen) {
+    const long budget = spin_budget_us();
     // More workers than CPUs: a member of the running region may need this CPU.
     const unsigned spins = spins_before_yield(pool_oversubscribed());
-    auto start = std::chrono::steady_clock::now();
-    for (unsigned i = 1;; ++i) {
-        std::uint32_t v = s.go.load(std::memory_order_acquire);
-        if (v != e && v != go_hold) return v;
-        if (v == go_hold) {
-            spin_pause();
+    const auto begin = std::chrono::steady_clock::now();
+    bool reserved_now = false;  // the CAS that would retire it found a reservation
+    for (unsigned k = 1;; ++k) {
+        const std::uint64_t v = t->start.load(std::memory_order_acquire);
+        if (v != seen) {
+            seen = v;
+            if (std::uint32_t(i) < start_members(v)) return true;
+            // A poke or a region without this member: is it told to leave?
+            if (s.reserved.load(std::memory_order_acquire) == reserve_retired) return false;
             continue;
         }
-        pause_then_yield(i, spins);
-        if ((i & 255) == 0) {
-            if (budget >= 0 &&
-                std::chrono::steady_clock::now() - start > std::chrono::microseconds(budget))
-                break;
-            if (budget < 0 && (i & 0xffff) == 0) {
-                if (process_exiting()) break;
-                yield_tied();
-            }
+        pause_then_yield(k, spins);
+        if (reserved_now || (k & 255) != 0) continue;
+        if (budget >= 0) {
+            if (std::chrono::steady_clock::now() - begin <= std::chrono::microseconds(budget))
+                continue;
+        } else if ((k & 0xffff) != 0 || !process_exiting()) {
+            if ((k & 0xffff) == 0) yield_tied();
+            continue;
         }
+        // Out of budget: retire, unless the master reserved this member meanwhile (then
+        // its region's start word is on the way).
+        std::uint32_t expected = served;
+        if (s.reserved.compare_exchange_strong(expected, reserve_retired,
+                                               std::memory_order_acq_rel))
+            return false;
+        if (expected == reserve_retired) return false;  // dismissed at the same time
+        reserved_now = true;
     }
-    std::uint32_t expected = e;
-    if (s.go.compare_exchange_strong(expected, go_retired, std::memory_order_acq_rel))
-        return go_retired;
-    while (expected == go_hold) {  // the master is setting up a region for us
-        spin_pause();
-        expected = s.go.load(std::memory_order_acquire);
-    }
-    return expected;
 }
 
 void join(team* t, implicit_task* mt) {
@@ -136,13 +150,16 @@ void join(team* t, implicit_task* mt) {
 
 // Dismisses lingering members of a cached team and waits until none touches it.
 void dismiss(team* t) {
+    bool any = false;
     for (int i = 1; i < t->capacity; ++i) {
         member_slot& s = t->slots[i];
         if (!s.running) continue;
-        std::uint32_t expected = s.last_go;
-        s.go.compare_exchange_strong(expected, go_retired, std::memory_order_acq_rel);
+        std::uint32_t expected = s.last_reserved;
+        s.reserved.compare_exchange_strong(expected, reserve_retired, std::memory_order_acq_rel);
         s.running = false;
+        any = true;
     }
+    if (any) poke(t);
     while (t->live.load(std::memory_order_acquire) != 0) spin_pause();
 }
 
@@ -189,24 +206,21 @@ int prefer_for(int master_worker, int i, int nworkers) {
     return 1 + (base + i - 1) % (nworkers - 1);
 }
 
-void member_entry(team* t, int i);
-
-// Makes slot i ready to run in the region being set up; false if no worker is free.
-bool reserve_member(team* t, int i, int master_worker, int nworkers) {
+// Reserves slot i for region `epoch`: its lingering member, or a claimed worker for a
+// new member task (started by start_new_members); false if no worker is free.
+bool reserve_member(team* t, int i, int master_worker, int nworkers, std::uint32_t epoch) {
     member_slot& s = t->slots[i];
     if (s.running) {
-        std::uint32_t expected = s.last_go;
-        if (s.go.compare_exchange_strong(expected, go_hold, std::memory_order_acq_rel))
+        std::uint32_t expected = s.last_reserved;
+        if (s.reserved.compare_exchange_strong(expected, epoch, std::memory_order_acq_rel)) {
+            s.last_reserved = epoch;
             return true;
+        }
         s.running = false;  // it retired
         // It releases its worker right after retiring (nothing can block it there):
         // wait for that, so the team keeps its worker (threadprivate) and its size
         // even when the member's OS thread is preempted meanwhile.
         spin_until([&s] { return s.released.load(std::memory_order_acquire); });
-        if (s.worker > 0 && claims::try_claim(static_cast<unsigned>(s.worker))) {
-            s.go.store(go_hold, std::memory_order_relaxed);
-            return true;
-        }
     }
     int w = -1;
     if (s.worker > 0 && s.worker < nworkers && claims::try_claim(static_cast<unsigned>(s.worker)))
@@ -216,27 +230,32 @@ bool reserve_member(team* t, int i, int master_worker, int nworkers) {
                               static_cast<unsigned>(nworkers));
     if (w < 0) return false;
     s.worker = w;
-    s.go.store(go_hold, std::memory_order_relaxed);
+    s.reserved.store(epoch, std::memory_order_relaxed);
+    s.last_reserved = epoch;
     return true;
 }
 
-// Members of a cached team beyond this region's size stop lingering now: they hold their
+// Members of a cached team beyond this region's size stop lingering: they hold their
 // workers' claims while they linger, and a nested or concurrent region must find those
-// workers free. The slot stays `running`, so a later region that wants it back waits for
-// the release before claiming the same worker again (reserve_member).
-void retire_surplus(team* t, int m) {
+// workers free. They see it at the region's start word (not theirs: they look at
+// `reserved`); wait_surplus then waits for their claims. The slot stays `running`, so a
+// later region that wants it back waits for the release before claiming the same
+// worker again (reserve_member).
+bool retire_surplus(team* t, int m) {
     bool any = false;
     for (int i = m; i < t->capacity; ++i) {
         member_slot& s = t->slots[i];
         if (!s.running) continue;
-        std::uint32_t expected = s.last_go;
-        s.go.compare_exchange_strong(expected, go_retired, std::memory_order_acq_rel);
+        std::uint32_t expected = s.last_reserved;
+        s.reserved.compare_exchange_strong(expected, reserve_retired, std::memory_order_acq_rel);
         any = true;
     }
-    if (!any) return;
-    // Wait for the claims to come back: the nested regions this one is about to open
-    // look for free workers at once (a member that yields its CPU while it lingers
-    // may take a while to see the retirement).
+    return any;
+}
+
+// The nested regions this one is about to open look for free workers at once (a member
+// that yields its CPU while it lingers may take a while to see the retirement).
+void wait_surplus(team* t, int m) {
     for (int i = m; i < t->capacity; ++i) {
         member_slot& s = t->slots[i];
         if (!s.running) continue;
@@ -245,25 +264,25 @@ void retire_surplus(team* t, int m) {
     }
 }
 
-void start_member(team* t, int i) {
-    member_slot& s = t->slots[i];
-    s.last_go = t->epoch;
-    s.join_target = t->join_target;  // on the go word's line: read with it, no extra miss
-    if (s.running) {
-        s.go.store(t->epoch, std::memory_order_release);
-        return;
+void member_entry(team* t, int i, std::uint32_t epoch);
+
+// Members reserved on a claimed worker (not lingering) get a new task, after the start
+// word: it finds its region published at once.
+void start_new_members(team* t, int m, std::uint32_t epoch) {
+    for (int i = 1; i < m; ++i) {
+        member_slot& s = t->slots[i];
+        if (s.running) continue;
+        s.running = true;
+        s.released.store(false, std::memory_order_relaxed);
+        t->live.fetch_add(1, std::memory_order_relaxed);
+        ext::task* task = ext::make_task([t, i, epoch] { member_entry(t, i, epoch); });
+        task->home = s.worker;
+        ext::submit_to(task, static_cast<unsigned>(s.worker));
     }
-    s.running = true;
-    s.released.store(false, std::memory_order_relaxed);
-    s.go.store(t->epoch, std::memory_order_release);
-    t->live.fetch_add(1, std::memory_order_relaxed);
-    ext::task* task = ext::make_task([t, i] { member_entry(t, i); });
-    task->home = s.worker;
-    ext::submit_to(task, static_cast<unsigned>(s.worker));
 }
 
-void member_entry(team* t, int i) {
-    run_member(t, i);
+void member_entry(team* t, int i, std::uint32_t epoch) {
+    run_member(t, i, epoch);
 }
 
 // Stores `v` only if it differs: an unchanged field keeps its cache line shared with
@@ -372,7 +391,7 @@ task_icvs child_icvs_of(const task_icvs& parent, const pushed_request& p, int th
 
 }  // namespace
 
-void run_member(team* t, int i) {
+void run_member(team* t, int i, std::uint32_t epoch) {
     // A member task is tied to its worker (ext::submit_to), so `th` stays this
     // thread's record even across parking (wait.cpp).
     thread_state* th = this_thread();
@@ -381,13 +400,17 @@ void run_member(team* t, int i) {
     th->in_member = true;
     member_slot& s = t->slots[i];
     const int worker = s.worker;
-    std::uint32_t e = s.go.load(std::memory_order_acquire);
-    while (e == go_hold) {
+    // The fork publishes the start word before it submits this task; a later word needs
+    // this member's join first, so the one seen names `epoch`.
+    std::uint64_t seen = t->start.load(std::memory_order_acquire);
+    while (start_epoch(seen) != epoch) {
         spin_pause();
-        e = s.go.load(std::memory_order_acquire);
+        seen = t->start.load(std::memory_order_acquire);
     }
     for (;;) {
-        if (e == go_retired) break;
+        // Written before the start word; the next region rewrites it only after this
+        // member joined.
+        const std::uint64_t target = t->start_join_target;
         implicit_task& it = s.task;
         setup_task(t, i, it, worker);
         th->current = &it;
@@ -395,12 +418,10 @@ void run_member(team* t, int i) {
         if (g_task_hooks.drain) g_task_hooks.drain(&it, true);
         th->current = saved;
         const bool hot = t->hot;
-        const std::uint64_t target = s.join_target;  // read before joining: the next
-                                                     // region may rewrite it after
+        const std::uint32_t served = start_epoch(seen);
         if (t->joined.fetch_add(1, std::memory_order_seq_cst) + 1 == target)
             wake(t->slots[0].sleep);
-        if (!hot) break;
-        e = linger(s, e);
+        if (!hot || !next_start(t, s, i, served, seen)) break;
     }
     th->in_member = saved_in_member;
     claims::release(static_cast<unsigned>(worker));
@@ -458,9 +479,10 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
 
     team* t = acquire_team(th, parent->level, std::min(n, nworkers + 1));
     t->busy = true;
+    const std::uint32_t epoch = next_epoch(t);
     int m = 1;
     int limit = std::min(n, t->capacity);
-    while (m < limit && reserve_member(t, m, w, nworkers)) ++m;
+    while (m < limit && reserve_member(t, m, w, nworkers, epoch)) ++m;
     if (m == 1 && league_teams == 0) {
         t->busy = false;
         if (!t->hot) delete t;
@@ -474,8 +496,9 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     // Only when another region could want those workers: one nested in this region (a
     // host teams league always nests), or one run by another thread now. Otherwise they stay for a later, larger region
     // (alternating team sizes cost ~10 us per region instead of a resubmission each).
-    if (league_teams > 0 || child.max_active_levels > 1 || regions_in_flight() > 1)
-        retire_surplus(t, m);
+    const bool surplus = (league_teams > 0 || child.max_active_levels > 1 ||
+                          regions_in_flight() > 1) &&
+                         retire_surplus(t, m);
 
     set_if_changed(t->fn, fn);
     set_if_changed(t->argc, argc);
@@ -489,11 +512,12 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         t->league_thread_limit = league_teams;  // number of teams; members loop over them
     }
     set_if_changed(t->child_icvs, child);
-    ++t->epoch;
-    if (t->epoch == go_hold || t->epoch == go_retired || t->epoch == 0) t->epoch = 1;
     reset_team_for_region(t, m);
     t->slots[0].worker = w;
-    for (int i = 1; i < m; ++i) start_member(t, i);
+    t->start_join_target = t->join_target;
+    t->start.store(start_word(epoch, static_cast<std::uint32_t>(m)), std::memory_order_release);
+    start_new_members(t, m, epoch);
+    if (surplus) wait_surplus(t, m);
 
     implicit_task& mt = t->slots[0].task;
     setup_task(t, 0, mt, w);

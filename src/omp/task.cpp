@@ -6,6 +6,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -393,13 +394,20 @@ implicit_task* member_on(team* tm, int w) noexcept {
 
 implicit_task* member_here(team* tm) noexcept { return member_on(tm, ext::current_worker()); }
 
-// The worker of a member whose context is parked (lending its worker), or -1.
+// The worker of a member whose context is parked (lending its worker) or that is done
+// with its share of the region, or -1.
 int lending_worker(team* tm) noexcept {
     std::uint64_t lending = tm->tasks.lending.load(std::memory_order_acquire);
     while (lending) {
         const int i = __builtin_ctzll(lending);
         lending &= lending - 1;
         if (i < tm->nthreads && tm->slots[i].worker >= 0) return tm->slots[i].worker;
+    }
+    const int n = std::min({tm->nthreads, tm->capacity, 64});
+    for (int i = 0; i < n; ++i) {
+        member_slot& s = tm->slots[i];
+        if (s.worker >= 0 && std::atomic_ref(s.task.share_done).load(std::memory_order_acquire))
+            return s.worker;
     }
     return -1;
 }

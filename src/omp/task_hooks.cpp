@@ -24,15 +24,14 @@ void lend(team* t, std::uint64_t bit) {
 
 // A member at the end of its share of the region (it drains its tasks, then joins and
 // lingers or retires): its worker is free for the team's tasks until the region ends.
+// Even when no member has tasks yet: one still running its share may create some that
+// a worker outside the team takes, and this member must be there to run them (test
+// task_team_only). A flag on the member's own line, not a bit of `lending`: an RMW there
+// by every member at every region end cost each fork/join two line transfers.
 void done_with_region(implicit_task* it) {
-    team* t = it->tm;
-    const std::uint64_t bit = lending_bit(it);
-    if (!t || !bit) return;
+    if (!it->tm || !lending_bit(it)) return;
     if (it->tid == 0) it->region_ending = true;  // read by the master itself (end_wait)
-    // Even when no member has tasks yet: one still running its share may create some
-    // that a worker outside the team takes, and this member must be there to run them
-    // (test task_team_only).
-    lend(t, bit);
+    std::atomic_ref(it->share_done).store(true, std::memory_order_release);
 }
 
 void drain(implicit_task* it, bool region_end) {
@@ -86,8 +85,9 @@ void end_wait(implicit_task* it) {
     if (!t || it->tid >= 64) return;
     if (it->tid == 0 && it->region_ending) {  // the master's join: the region is over
         it->region_ending = false;
-        // Written only when some member lent its worker: a store every join would take
-        // the line from the members that read `busy` beside it.
+        // Bits its own join wait set (run_one). Written only when some member lent its
+        // worker: a store every join would take the line from the members that read
+        // `busy` beside it.
         if (t->tasks.lending.load(std::memory_order_relaxed) != 0)
             t->tasks.lending.store(0, std::memory_order_release);
         return;

@@ -11,10 +11,10 @@ struct task_team {
     /// is not 0, a member waiting in a barrier lends its worker to the scheduler (it
     /// parks and its worker steals the team's tasks) instead of spinning.
     alignas(64) std::atomic<int> busy{0};
-    /// Members 0..63 whose worker runs its mailbox soon: parked (taskwait, taskgroup),
-    /// waiting in a barrier, or done with their share of the region (runner_for in
-    /// task.cpp sends them tasks that workers outside the team took). Cleared when the
-    /// master's join ends (implicit_task::region_ending: it drained the region's tasks).
+    /// Members 0..63 whose worker runs its mailbox soon: parked (taskwait, taskgroup) or
+    /// waiting in a barrier (runner_for in task.cpp sends them tasks that workers outside
+    /// the team took; members done with their share say so in implicit_task::share_done).
+    /// Each clears its bit when its wait ends; the master's join clears what is left.
     std::atomic<std::uint64_t> lending{0};
     /// Task reductions with the `task` modifier (0: parallel, 1: worksharing): the
     /// shared private copies, and how many members finished with them.

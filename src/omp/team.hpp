@@ -1,10 +1,11 @@
 // Teams: the members of one parallel region, each on its own worker (a gang).
 //
-// Fork (fork.cpp) claims a worker per member, then starts member i either by bumping
-// the `go` word of a member that still spins from the previous region of this team
-// (one atomic) or by submitting a new implicit task to the worker's mailbox. Join is one
-// fetch_sub per member. A member that finishes a region of a cached ("hot") team spins
-// on `go` for the spin budget, then retires: it releases its worker and its task ends.
+// Fork (fork.cpp) reserves a worker per member, then publishes the region with one
+// store to the team's `start` word, which every lingering member of a cached ("hot")
+// team spins on; members that do not linger get a new implicit task in their worker's
+// mailbox. Join is one fetch_add per member. A member that finishes a region of a hot
+// team lingers for the spin budget, then retires: it releases its worker and its task
+// ends. The protocol is in docs/omp.md ("Fork and join").
 #pragma once
 
 #include <atomic>
@@ -19,13 +20,22 @@
 
 namespace loom::omp {
 
-inline constexpr std::uint32_t go_retired = 0xffffffffu;
+/// `member_slot::reserved` of a member that left (retired or dismissed).
+inline constexpr std::uint32_t reserve_retired = 0xffffffffu;
+
+/// The `start` word: region epoch in the high half, its number of members in the low.
+inline constexpr std::uint64_t start_word(std::uint32_t epoch, std::uint32_t members) {
+    return (std::uint64_t{epoch} << 32) | members;
+}
+inline constexpr std::uint32_t start_epoch(std::uint64_t w) { return std::uint32_t(w >> 32); }
+inline constexpr std::uint32_t start_members(std::uint64_t w) { return std::uint32_t(w); }
 
 struct alignas(64) member_slot {
-    std::atomic<std::uint32_t> go{0};   // region epoch to run; go_retired = leave
-    std::uint64_t join_target = 0;      // team's `joined` after the last member of the
-                                        // region now given by `go` (written before it)
-    std::uint32_t last_go = 0;          // what the master last wrote (master only)
+    // Epoch of the last region the master gave this member, or reserve_retired. The
+    // master writes it at every fork (a CAS that finds the line in its own cache: the
+    // member touches it only when it retires, with a CAS from the epoch it served).
+    std::atomic<std::uint32_t> reserved{0};
+    std::uint32_t last_reserved = 0;    // what the master last wrote (master only)
     int worker = -1;                    // worker the member runs on
     bool running = false;               // a member task exists for this slot (master only)
     std::atomic<bool> released{true};   // its task gave its worker claim back (retired)
@@ -55,9 +65,15 @@ struct team {
 
     // ---- the master's own (a store here must not take the line above from the members,
     // which read it in every region: fork writes those fields only when they change) --
-    alignas(64) std::uint32_t epoch = 0;  // region number of this team object
+    alignas(64) std::uint32_t epoch = 0;  // last epoch handed out (regions and pokes)
     bool busy = false;                  // a region runs on it (master only)
     std::uint64_t join_target = 0;      // `joined` once every member of this region joined
+
+    // ---- start: the one line lingering members spin on -----------------------------------
+    // start_word(epoch, m): members 1..m-1 run region `epoch`; a word with m = 0 is a
+    // poke (look at your `reserved`). start_join_target is written just before it.
+    alignas(64) std::atomic<std::uint64_t> start{0};
+    std::uint64_t start_join_target = 0;
 
     // ---- join --------------------------------------------------------------------------
     // Members that finished a region of this team, counted since the team was made:
@@ -97,7 +113,7 @@ void dismiss_hot_teams(thread_state* th);
 /// Dismisses the cached teams of every thread that registered one (omp_pause_resource).
 void dismiss_all_hot_teams();
 
-/// Body of a member task on its worker (fork.cpp).
-void run_member(team* t, int index);
+/// Body of a member task on its worker, first running region `epoch` (fork.cpp).
+void run_member(team* t, int index, std::uint32_t epoch);
 
 }  // namespace loom::omp
