@@ -513,7 +513,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     }
     set_if_changed(t->child_icvs, child);
     reset_team_for_region(t, m);
-    t->slots[0].worker = w;
+    set_if_changed(t->slots[0].worker, w);
     t->start_join_target = t->join_target;
     t->start.store(start_word(epoch, static_cast<std::uint32_t>(m)), std::memory_order_release);
     start_new_members(t, m, epoch);

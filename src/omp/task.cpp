@@ -233,7 +233,8 @@ dephash** current_deps_slot(const here& h) {
 std::uint64_t lending_bit(const implicit_task* it) noexcept {
     team* tm = it->tm;
     if (!tm || it->tid >= 64 || it->tid >= tm->nthreads) return 0;
-    if (tm->slots[it->tid].worker != ext::current_worker()) return 0;
+    // it->worker: the slot's copy is on the line the master writes at every fork.
+    if (it->worker != ext::current_worker()) return 0;
     return std::uint64_t{1} << it->tid;
 }
 

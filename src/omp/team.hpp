@@ -31,15 +31,19 @@ inline constexpr std::uint32_t start_epoch(std::uint64_t w) { return std::uint32
 inline constexpr std::uint32_t start_members(std::uint64_t w) { return std::uint32_t(w); }
 
 struct alignas(64) member_slot {
-    // Epoch of the last region the master gave this member, or reserve_retired. The
-    // master writes it at every fork (a CAS that finds the line in its own cache: the
-    // member touches it only when it retires, with a CAS from the epoch it served).
+    // ---- the master's line: it writes it at every fork; the member reads it when its
+    // task starts and when it leaves, never while it runs or lingers ----------------------
+    // Epoch of the last region the master gave this member, or reserve_retired (a CAS
+    // that finds the line in the master's own cache: the member touches it only when it
+    // retires, with a CAS from the epoch it served).
     std::atomic<std::uint32_t> reserved{0};
     std::uint32_t last_reserved = 0;    // what the master last wrote (master only)
     int worker = -1;                    // worker the member runs on
     bool running = false;               // a member task exists for this slot (master only)
     std::atomic<bool> released{true};   // its task gave its worker claim back (retired)
-    sleeper sleep;                      // barrier / reduction sleeps of this member
+
+    // ---- the member's own lines: it writes them in a region, others read them ----------
+    alignas(64) sleeper sleep;          // barrier / reduction sleeps of this member
     void* reduce_data = nullptr;
     dispatch_buffer* doacross = nullptr;  // buffer of the member's doacross loop (doacross.cpp)
     implicit_task task;                 // the member's implicit task
