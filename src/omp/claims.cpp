@@ -9,6 +9,14 @@ namespace loom::omp::claims {
 namespace {
 constexpr unsigned words = max_workers / 64;
 std::atomic<std::uint64_t> g_bits[words];
+
+struct alignas(64) lingering_flag {
+    std::atomic<bool> on{false};
+};
+lingering_flag g_lingering[max_workers];
+// Read by every lingering member at every spin round: written only when a region
+// waits for workers, so the line stays shared otherwise.
+alignas(64) std::atomic<int> g_demand{0};
 }  // namespace
 
 bool try_claim(unsigned w) noexcept {
@@ -45,6 +53,25 @@ bool none_claimed() noexcept {
 
 void reset() noexcept {
     for (auto& w : g_bits) w.store(0, std::memory_order_relaxed);
+    for (auto& f : g_lingering) f.on.store(false, std::memory_order_relaxed);
+    g_demand.store(0, std::memory_order_relaxed);
 }
+
+void set_lingering(unsigned w, bool lingering) noexcept {
+    if (w < max_workers) g_lingering[w].on.store(lingering, std::memory_order_release);
+}
+
+bool any_lingering(unsigned nworkers) noexcept {
+    if (nworkers > max_workers) nworkers = max_workers;
+    for (unsigned w = 1; w < nworkers; ++w)
+        if (g_lingering[w].on.load(std::memory_order_acquire)) return true;
+    return false;
+}
+
+void want_workers(bool want) noexcept {
+    g_demand.fetch_add(want ? 1 : -1, std::memory_order_acq_rel);
+}
+
+bool workers_wanted() noexcept { return g_demand.load(std::memory_order_relaxed) > 0; }
 
 }  // namespace loom::omp::claims

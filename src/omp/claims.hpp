@@ -18,4 +18,18 @@ bool none_claimed() noexcept;
 /// Forgets every claim (after fork(), and when the pool is rebuilt).
 void reset() noexcept;
 
+// A member that lingers after its region (fork.cpp) keeps its worker's claim, for its
+// team's next region. A region that finds too few free workers while some member
+// lingers asks, through a process-wide demand count, that lingering members give
+// their workers back; they retire unless their own team reserved them meanwhile.
+
+/// Marks worker `w`'s member as lingering (its own cache line: no sharing).
+void set_lingering(unsigned w, bool lingering) noexcept;
+/// True if a member lingers on one of workers 1..nworkers-1.
+bool any_lingering(unsigned nworkers) noexcept;
+/// Raises (true) or lowers (false) the demand for workers.
+void want_workers(bool want) noexcept;
+/// True while some region waits for workers that lingering members hold.
+bool workers_wanted() noexcept;
+
 }  // namespace loom::omp::claims

@@ -106,8 +106,12 @@ void poke(team* t) {
 }
 
 // Waits for a start word other than `seen` that names member i; false when the member
-// is to leave instead (retired by the master, or it retired itself).
-bool next_start(team* t, member_slot& s, int i, std::uint32_t served, std::uint64_t& seen) {
+// is to leave instead (retired by the master, or it retired itself: out of budget, or
+// a region elsewhere wants its worker). While it waits unreserved it is marked lingering
+// on `worker` (claims.hpp); on false the caller clears that after releasing the claim.
+bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served,
+                std::uint64_t& seen) {
+    claims::set_lingering(static_cast<unsigned>(worker), true);
     const long budget = spin_budget_us();
     // More workers than CPUs: a member of the running region may need this CPU.
     const unsigned spins = spins_before_yield(pool_oversubscribed());
@@ -117,28 +121,38 @@ bool next_start(team* t, member_slot& s, int i, std::uint32_t served, std::uint6
         const std::uint64_t v = t->start.load(std::memory_order_acquire);
         if (v != seen) {
             seen = v;
-            if (std::uint32_t(i) < start_members(v)) return true;
+            if (std::uint32_t(i) < start_members(v)) {
+                claims::set_lingering(static_cast<unsigned>(worker), false);
+                return true;
+            }
             // A poke or a region without this member: is it told to leave?
             if (s.reserved.load(std::memory_order_acquire) == reserve_retired) return false;
             continue;
         }
         pause_then_yield(k, spins);
-        if (reserved_now || (k & 255) != 0) continue;
-        if (budget >= 0) {
-            if (std::chrono::steady_clock::now() - begin <= std::chrono::microseconds(budget))
+        if (reserved_now) continue;
+        if (!claims::workers_wanted()) {
+            if ((k & 255) != 0) continue;
+            if (budget >= 0) {
+                if (std::chrono::steady_clock::now() - begin <=
+                    std::chrono::microseconds(budget))
+                    continue;
+            } else if ((k & 0xffff) != 0 || !process_exiting()) {
+                if ((k & 0xffff) == 0) yield_tied();
                 continue;
-        } else if ((k & 0xffff) != 0 || !process_exiting()) {
-            if ((k & 0xffff) == 0) yield_tied();
-            continue;
+            }
         }
-        // Out of budget: retire, unless the master reserved this member meanwhile (then
-        // its region's start word is on the way).
+        // Out of budget or wanted elsewhere: retire, unless the master reserved this
+        // member meanwhile (then its region's start word is on the way).
         std::uint32_t expected = served;
         if (s.reserved.compare_exchange_strong(expected, reserve_retired,
                                                std::memory_order_acq_rel))
             return false;
         if (expected == reserve_retired) return false;  // dismissed at the same time
         reserved_now = true;
+        // Not available any more: a region waiting for lingering workers (perhaps the
+        // one this member's master runs after its own wait) must not wait for this one.
+        claims::set_lingering(static_cast<unsigned>(worker), false);
     }
 }
 
@@ -233,6 +247,27 @@ bool reserve_member(team* t, int i, int master_worker, int nworkers, std::uint32
     s.reserved.store(epoch, std::memory_order_relaxed);
     s.last_reserved = epoch;
     return true;
+}
+
+// Too few free workers while members linger on theirs (members of other threads' teams,
+// of this thread's teams at other levels, or this team's surplus): ask them to retire
+// and take their workers as they come back. Without it, a nest of regions reshaped
+// from one nest to the next finds its workers held by the last nest's lingering inner
+// teams, and gets smaller teams for as long as those take to see their budget end (a
+// loaded machine: milliseconds).
+int reserve_from_lingering(team* t, int m, int limit, int w, int nworkers, std::uint32_t epoch) {
+    if (!claims::any_lingering(static_cast<unsigned>(nworkers))) return m;
+    claims::want_workers(true);
+    for (unsigned k = 0; m < limit; ++k) {
+        if (reserve_member(t, m, w, nworkers, epoch)) {
+            ++m;
+            continue;
+        }
+        if (!claims::any_lingering(static_cast<unsigned>(nworkers))) break;
+        pause_then_yield(k, short_spins);
+    }
+    claims::want_workers(false);
+    return m;
 }
 
 // Members of a cached team beyond this region's size stop lingering: they hold their
@@ -421,10 +456,13 @@ void run_member(team* t, int i, std::uint32_t epoch) {
         const std::uint32_t served = start_epoch(seen);
         if (t->joined.fetch_add(1, std::memory_order_seq_cst) + 1 == target)
             wake(t->slots[0].sleep);
-        if (!hot || !next_start(t, s, i, served, seen)) break;
+        if (!hot || !next_start(t, s, i, worker, served, seen)) break;
     }
     th->in_member = saved_in_member;
     claims::release(static_cast<unsigned>(worker));
+    // After the release: a region waiting for lingering workers stops waiting when none
+    // lingers, and must find this worker free by then.
+    claims::set_lingering(static_cast<unsigned>(worker), false);
     s.released.store(true, std::memory_order_release);
     t->live.fetch_sub(1, std::memory_order_release);
 }
@@ -483,6 +521,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     int m = 1;
     int limit = std::min(n, t->capacity);
     while (m < limit && reserve_member(t, m, w, nworkers, epoch)) ++m;
+    if (m < limit) m = reserve_from_lingering(t, m, limit, w, nworkers, epoch);
     if (m == 1 && league_teams == 0) {
         t->busy = false;
         if (!t->hot) delete t;
