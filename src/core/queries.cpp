@@ -7,7 +7,7 @@ namespace loom::ext {
 unsigned worker_count() { return core::ensure_pool().size(); }
 
 int current_worker() noexcept {
-    core::worker* w = core::this_worker();
+    core::worker* w = core::this_worker_here();
     return w ? static_cast<int>(w->index) : -1;
 }
 

@@ -7,9 +7,10 @@
 
 namespace loom::core {
 
+std::atomic<pool*> g_pool{nullptr};
+
 namespace {
 
-std::atomic<pool*> g_pool{nullptr};
 std::mutex g_lifecycle;  // serialises start and shutdown
 
 pool* start_locked(const ext::pool_options& opts) {
@@ -45,10 +46,7 @@ process_hooks g_hooks;
 
 }  // namespace
 
-pool* current_pool() noexcept { return g_pool.load(std::memory_order_acquire); }
-
-pool& ensure_pool() {
-    if (pool* p = current_pool()) return *p;
+pool& start_pool() {
     std::lock_guard guard(g_lifecycle);
     if (pool* p = g_pool.load(std::memory_order_relaxed)) return *p;
     return *start_locked(ext::pool_options{});

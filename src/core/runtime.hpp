@@ -1,13 +1,22 @@
 // The process-wide pool: lazy start, explicit start, shutdown, and life across fork().
 #pragma once
 
+#include <atomic>
+
 #include "pool.hpp"
 
 namespace loom::core {
 
+extern std::atomic<pool*> g_pool;  // runtime.cpp
+
 /// The running pool, or null. Stable while any task runs (shutdown drains first).
-pool* current_pool() noexcept;
+inline pool* current_pool() noexcept { return g_pool.load(std::memory_order_acquire); }
+/// Starts the pool from the environment unless one runs (runtime.cpp).
+pool& start_pool();
 /// The running pool, started from the environment if there is none.
-pool& ensure_pool();
+inline pool& ensure_pool() {
+    if (pool* p = current_pool()) return *p;
+    return start_pool();
+}
 
 }  // namespace loom::core

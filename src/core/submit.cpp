@@ -12,7 +12,7 @@ constexpr unsigned normal_index = static_cast<unsigned>(priority::normal);
 
 // The worker the caller runs as in the current pool, or null for foreign threads.
 core::worker* local_worker(core::pool& p) noexcept {
-    core::worker* w = core::this_worker();
+    core::worker* w = core::this_worker_here();
     return (w && &w->owner == &p) ? w : nullptr;
 }
 }  // namespace
@@ -56,7 +56,7 @@ void submit_to(task* t, unsigned worker) noexcept {
 // A task handed out for inline execution counts as completed here: it runs inside
 // the caller's task, which is still in flight, so quiescence is not affected.
 task* pop_local() noexcept {
-    core::worker* w = core::this_worker();
+    core::worker* w = core::this_worker_here();
     if (!w) return nullptr;
     task* t = w->deques[normal_index].pop();
     if (t) w->counters.completed.add();
@@ -64,7 +64,7 @@ task* pop_local() noexcept {
 }
 
 void push_local(task* t) noexcept {
-    core::worker* w = core::this_worker();
+    core::worker* w = core::this_worker_here();
     if (!w) {
         submit(t);
         return;
@@ -74,7 +74,7 @@ void push_local(task* t) noexcept {
 }
 
 bool run_if_on_top(task* t) noexcept {
-    core::worker* w = core::this_worker();
+    core::worker* w = core::this_worker();  // the task run below may park
     if (!w) return false;
     task* top = w->deques[normal_index].pop();
     if (!top) return false;

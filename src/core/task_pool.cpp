@@ -13,7 +13,7 @@ constexpr std::align_val_t task_alignment{alignof(task)};
 }  // namespace
 
 task* allocate_task() {
-    core::worker* w = core::this_worker();
+    core::worker* w = core::this_worker_here();
     void* mem;
     if (w && w->free_tasks) {
         mem = w->free_tasks;
@@ -26,7 +26,7 @@ task* allocate_task() {
 }
 
 void free_task(task* t) noexcept {
-    core::worker* w = core::this_worker();
+    core::worker* w = core::this_worker_here();
     t->~task();
     if (w && w->free_task_count < max_cached_tasks) {
         t->next = w->free_tasks;

@@ -8,11 +8,9 @@
 
 namespace loom::core {
 
+__thread worker* t_worker = nullptr;
+
 namespace {
-// Initial-exec: one pointer of static TLS, so that the accessor is a single load
-// instead of a __tls_get_addr call, while libloom stays loadable by dlopen (glibc
-// reserves surplus static TLS for such small initial-exec blocks).
-thread_local worker* t_worker __attribute__((tls_model("initial-exec"))) = nullptr;
 constexpr unsigned max_cached_fibers = 16;
 constexpr auto prio_index(priority p) { return static_cast<unsigned>(p); }
 }  // namespace

@@ -65,6 +65,17 @@ private:
 /// must be asked again after any point where the caller's context may have been
 /// parked: it may resume on another worker.
 worker* this_worker() noexcept;
+
+/// Initial-exec: one pointer of static TLS, so that reading it is a single load
+/// instead of a __tls_get_addr call, while libloom stays loadable by dlopen (glibc
+/// reserves surplus static TLS for such small initial-exec blocks). `__thread`: no
+/// dynamic initialisation, so no TLS wrapper call either.
+extern __thread worker* t_worker __attribute__((tls_model("initial-exec")));
+
+/// this_worker() inlined, for functions that cannot park before they return (queue
+/// pushes and pops, record allocation): the compiler may keep the TLS address only
+/// within such a call, which runs on one thread.
+inline worker* this_worker_here() noexcept { return t_worker; }
 void set_this_worker(worker* w) noexcept;
 
 }  // namespace loom::core

@@ -727,7 +727,7 @@ LOOM_OMP_API void __kmpc_end_serialized_parallel(ident_t*, kmp_int32) {
     delete child;
 }
 
-LOOM_OMP_API kmp_int32 __kmpc_global_thread_num(ident_t*) { return this_thread()->gtid; }
+LOOM_OMP_API kmp_int32 __kmpc_global_thread_num(ident_t*) { return this_thread_no_suspend()->gtid; }
 LOOM_OMP_API kmp_int32 __kmpc_global_num_threads(ident_t*) { return known_threads(); }
 LOOM_OMP_API kmp_int32 __kmpc_bound_thread_num(ident_t*) { return current_task()->tid; }
 LOOM_OMP_API kmp_int32 __kmpc_bound_num_threads(ident_t*) { return current_task()->nthreads; }

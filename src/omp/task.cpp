@@ -204,8 +204,10 @@ extra* ensure_extra(ext::task* rec) {
     return x;
 }
 
-here current_here() {
-    thread_state* th = this_thread();
+// Out of line on purpose: it reads the TLS pointer inline, which is safe only in a
+// function that does not suspend (its callers do).
+__attribute__((noinline)) here current_here() {
+    thread_state* th = this_thread_no_suspend();
     return here{th, root_of(th->current)};
 }
 

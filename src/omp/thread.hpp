@@ -106,6 +106,15 @@ implicit_task* current_task();
 /// a suspension that resumes on another OS thread. `__thread`: no dynamic
 /// initialisation, so reading it needs no TLS wrapper call.
 extern __thread thread_state* tl_state __attribute__((tls_model("initial-exec")));
+
+inline thread_state* this_thread_no_suspend() {
+    thread_state* th = tl_state;
+    return __builtin_expect(th != nullptr, 1) ? th : this_thread();
+}
+/// this_thread() read inline: only for functions that reach no suspension point before
+/// they return (see tl_state below), such as the out-of-line current_here().
+inline thread_state* this_thread_no_suspend();
+
 /// Like this_thread() but null if the thread never entered the runtime.
 thread_state* this_thread_if_known() noexcept;
 /// Registers the calling thread (a hidden helper) with a gtid held back for it.
