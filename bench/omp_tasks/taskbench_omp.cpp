@@ -11,9 +11,18 @@
 //   nested_master_task     one member creates tasks that create tasks (NESTED MASTER TASK)
 //   branch_task_tree       binary tree of tasks, work at every node (BRANCH TASK TREE)
 //   leaf_task_tree         binary tree of tasks, work at the leaves (LEAF TASK TREE)
+// and three rows for dependences, in the same style:
+//   dep_independent        every member creates tasks with depend(inout) on addresses of
+//                          its own, none ordered: the cost of tracking (DEP INDEPENDENT)
+//   dep_chain              one member creates tasks that all depend(inout) on one
+//                          variable: each released by the one before (DEP CHAIN)
+//   dep_fan                one member creates groups of a depend(out) task followed by 7
+//                          depend(in) tasks on one variable: readers released together
+//                          by the writer, the next writer waits for all of them (DEP FAN)
 // Work is counted (every delay() adds 1) and checked against the expected count.
 #include <atomic>
 #include <string>
+#include <vector>
 
 #include "bench.hpp"
 #include "cli.hpp"
@@ -26,6 +35,9 @@ namespace {
 
 std::atomic<long> g_work{0};
 int g_delay = 100;
+// Dependence addresses: one per task of a member in dep_independent (up to 64 members
+// of `inner` tasks each), the first one in dep_chain and dep_fan.
+std::vector<char> g_dep_slots;
 
 void delay() {
   volatile int a = 0;
@@ -50,7 +62,8 @@ int main(int argc, char** argv) {
   const std::string test = cli.choice(
       "test", "parallel_task",
       {"parallel_task", "master_task", "master_task_busy_slaves", "conditional_task", "task_wait",
-       "task_barrier", "nested_task", "nested_master_task", "branch_task_tree", "leaf_task_tree"},
+       "task_barrier", "nested_task", "nested_master_task", "branch_task_tree", "leaf_task_tree",
+       "dep_independent", "dep_chain", "dep_fan"},
       "pattern");
   const int inner = int(cli.integer("inner", 64, 1, 1 << 20, "tasks per thread per repetition"));
   g_delay = int(cli.integer("delay", 100, 0, 1 << 24, "busy iterations per task"));
@@ -58,6 +71,7 @@ int main(int argc, char** argv) {
   auto run = lb::run_options(cli, 20);
   cli.finish();
   const int threads = lb::omp_team_size(run);
+  g_dep_slots.assign(static_cast<std::size_t>(threads) * static_cast<std::size_t>(inner), 0);
 
   long expect = 0;
   if (test == "branch_task_tree") expect = long(threads) * ((2L << depth) - 1);
@@ -133,6 +147,37 @@ int main(int argc, char** argv) {
 #pragma omp task
             for (int k = 0; k < inner; ++k) {
 #pragma omp task
+              delay();
+            }
+          }
+        } else if (test == "dep_independent") {
+#pragma omp parallel
+          {
+            [[maybe_unused]] char* mine =  // gcc sees no use in depend()
+                g_dep_slots.data() + static_cast<std::size_t>(omp_get_thread_num()) * inner;
+            for (int j = 0; j < inner; ++j) {
+#pragma omp task depend(inout : mine[j])
+              delay();
+            }
+          }
+        } else if (test == "dep_chain") {
+          [[maybe_unused]] char* x = g_dep_slots.data();  // gcc sees no use in depend()
+#pragma omp parallel
+#pragma omp master
+          for (int j = 0; j < inner * omp_get_num_threads(); ++j) {
+#pragma omp task depend(inout : x[0])
+            delay();
+          }
+        } else if (test == "dep_fan") {
+          [[maybe_unused]] char* x = g_dep_slots.data();  // gcc sees no use in depend()
+#pragma omp parallel
+#pragma omp master
+          for (int j = 0; j < inner * omp_get_num_threads(); ++j) {
+            if (j % 8 == 0) {
+#pragma omp task depend(out : x[0])
+              delay();
+            } else {
+#pragma omp task depend(in : x[0])
               delay();
             }
           }
