@@ -5,7 +5,11 @@
 // (KMP_DISP_NUM_BUFFERS, default 8).
 // The first member to arrive claims the buffer (CAS on `claimed`, after every member
 // finished the loop that used it before) and publishes it with `ready`; the others
-// wait for `ready`. Dynamic chunks are one fetch_add on `next`; guided chunks a CAS.
+// wait for `ready`. Monotonic dynamic chunks are one fetch_add on `next`; guided chunks
+// a CAS. Nonmonotonic dynamic loops (clang's default for schedule(dynamic) since
+// OpenMP 5.0) give each member a share of the chunks that it takes from with a CAS on
+// its own line, and a member whose share ran out steals half of another's (as libomp's
+// static_steal): no line is shared per chunk while the shares last.
 // Static kinds need no shared state unless the loop is ordered.
 #include <algorithm>
 #include <type_traits>
@@ -30,6 +34,7 @@ enum kind_t : int {
     k_done = 4,
     k_block_rounded = 5,
     k_guided_simd = 6,
+    k_steal = 7,  // nonmonotonic dynamic: per-member shares of chunks, stealing
 };
 
 // libomp's extension kind of omp_sched_t (kmp.h kmp_sched_trapezoidal), which
@@ -70,6 +75,7 @@ int runtime_simd_kind(const sched_icv& r, std::int64_t& chunk) {
 }
 
 void resolve(implicit_task* it, kmp_int32 schedule, std::int64_t chunk, loop_state& L) {
+    bool nonmonotonic = (schedule & sch_modifier_nonmonotonic) != 0;
     int s = schedule & ~(sch_modifier_monotonic | sch_modifier_nonmonotonic);
     if (s >= nm_lower && s < nm_upper) s -= nm_lower - sch_lower;
     L.ordered = false;
@@ -77,7 +83,10 @@ void resolve(implicit_task* it, kmp_int32 schedule, std::int64_t chunk, loop_sta
         L.ordered = true;
         s -= ord_lower - sch_lower;
     }
-    if (s == sch_runtime) s = runtime_kind(it->icv.sched, chunk);
+    if (s == sch_runtime) {
+        s = runtime_kind(it->icv.sched, chunk);
+        nonmonotonic = it->icv.sched.nonmonotonic;
+    }
     else if (s == sch_runtime_simd) s = runtime_simd_kind(it->icv.sched, chunk);
     switch (s) {
         case sch_static_chunked:
@@ -92,8 +101,10 @@ void resolve(implicit_task* it, kmp_int32 schedule, std::int64_t chunk, loop_sta
             L.kind = chunk > 0 && s != sch_static ? k_chunked : k_block;
             break;
         case sch_dynamic_chunked:
+            L.kind = nonmonotonic && !L.ordered ? k_steal : k_dynamic;
+            break;
         case sch_static_steal:
-            L.kind = k_dynamic;
+            L.kind = L.ordered ? k_dynamic : k_steal;
             break;
         case sch_guided_simd:
             L.kind = k_guided_simd;
@@ -112,7 +123,21 @@ dispatch_buffer& buffer_of(team* t, const loop_state& L) {
 }
 
 bool needs_buffer(const loop_state& L) {
-    return L.kind == k_dynamic || L.kind == k_guided || L.kind == k_guided_simd || L.ordered;
+    return L.kind == k_dynamic || L.kind == k_guided || L.kind == k_guided_simd ||
+           L.kind == k_steal || L.ordered;
+}
+
+constexpr std::uint64_t pack_range(std::uint64_t lo, std::uint64_t hi) { return (hi << 32) | lo; }
+
+// The claimer's split of a stealing loop's chunks into balanced shares, one per member.
+void make_shares(team* t, dispatch_buffer& b, std::uint64_t chunks, std::uint64_t n) {
+    if (!b.ranges) b.ranges = new chunk_range[static_cast<std::size_t>(t->capacity)];
+    const std::uint64_t small = chunks / n, extras = chunks % n;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const std::uint64_t lo = i * small + std::min(i, extras);
+        b.ranges[i].v.store(pack_range(lo, lo + small + (i < extras ? 1 : 0)),
+                            std::memory_order_relaxed);
+    }
 }
 
 void acquire_buffer(team* t, loop_state& L) {
@@ -124,6 +149,9 @@ void acquire_buffer(team* t, loop_state& L) {
     b.trip = L.trip;
     b.chunk = L.chunk;
     b.kind = L.kind;
+    if (L.kind == k_steal)
+        make_shares(t, b, (L.trip + L.chunk - 1) / L.chunk,
+                    static_cast<std::uint64_t>(t->nthreads));
     publish_buffer(b, L.construct);
 }
 
@@ -149,9 +177,13 @@ void init(implicit_task* it, kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
     L.st = static_cast<std::int64_t>(st);
     L.construct = it->ws_count++;
     if (!it->tm || it->nthreads == 1) return;
+    // Shares count chunks in 32 bits; a loop with more chunks than that takes chunks
+    // from the shared counter instead.
+    if (L.kind == k_steal && (L.trip + L.chunk - 1) / L.chunk >= (std::uint64_t{1} << 32))
+        L.kind = k_dynamic;
     if (!needs_buffer(L)) return;
     acquire_buffer(it->tm, L);
-    if (!L.ordered && (L.kind == k_dynamic || L.kind == k_guided))
+    if (!L.ordered && (L.kind == k_dynamic || L.kind == k_guided || L.kind == k_steal))
         L.shared_kind = static_cast<std::uint8_t>(L.kind);
 }
 
@@ -199,6 +231,44 @@ inline bool next_guided(dispatch_buffer& b, std::uint64_t trip, std::uint64_t ch
         if (b.next.compare_exchange_weak(cur, cur + size, std::memory_order_relaxed)) {
             begin = cur;
             end = cur + size;
+            return true;
+        }
+    }
+}
+
+// Takes the upper half of another member's share (its first chunk for the caller, the
+// rest as the caller's new share); false once every share is empty.
+__attribute__((noinline)) bool steal_chunk(chunk_range* ranges, std::uint64_t tid,
+                                           std::uint64_t n, std::uint64_t& chunk_index) {
+    for (std::uint64_t k = 1; k < n; ++k) {
+        chunk_range& victim = ranges[(tid + k) % n];
+        std::uint64_t v = victim.v.load(std::memory_order_relaxed);
+        for (;;) {
+            const std::uint64_t lo = v & 0xffffffffu, hi = v >> 32;
+            if (lo >= hi) break;
+            const std::uint64_t cut = hi - (hi - lo + 1) / 2;
+            if (victim.v.compare_exchange_weak(v, pack_range(lo, cut), std::memory_order_relaxed)) {
+                // The caller's own share is empty, and no thief changes an empty share.
+                ranges[tid].v.store(pack_range(cut + 1, hi), std::memory_order_relaxed);
+                chunk_index = cut;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// The next chunk of a stealing loop: from the member's own share (a CAS on its own
+// line), else stolen.
+inline bool next_share(chunk_range* ranges, std::uint64_t tid, std::uint64_t n,
+                       std::uint64_t& chunk_index) {
+    chunk_range& mine = ranges[tid];
+    std::uint64_t v = mine.v.load(std::memory_order_relaxed);
+    for (;;) {
+        const std::uint64_t lo = v & 0xffffffffu, hi = v >> 32;
+        if (lo >= hi) return steal_chunk(ranges, tid, n, chunk_index);
+        if (mine.v.compare_exchange_weak(v, pack_range(lo + 1, hi), std::memory_order_relaxed)) {
+            chunk_index = lo;
             return true;
         }
     }
@@ -260,6 +330,13 @@ bool next_chunk(implicit_task* it, std::uint64_t& begin, std::uint64_t& end) {
             return next_guided(buffer_of(it->tm, L), trip, L.chunk, n, begin, end);
         case k_guided_simd:
             return next_guided_simd(buffer_of(it->tm, L), trip, L.chunk, n, begin, end);
+        case k_steal: {
+            std::uint64_t c = 0;
+            if (!next_share(buffer_of(it->tm, L).ranges, tid, n, c)) return false;
+            begin = c * L.chunk;
+            end = std::min(begin + L.chunk, trip);
+            return true;
+        }
         default:
             return false;
     }
@@ -318,7 +395,14 @@ int next(kmp_int32* plast, T* plb, T* pub, ST* pst) {
     // Loaded before the RMW: the compiler does not move plain loads across an atomic.
     const std::uint64_t chunk = L.chunk, trip = L.trip;
     std::uint64_t begin, end;
-    if (L.shared_kind == k_dynamic) {
+    if (L.shared_kind == k_steal) {
+        std::uint64_t c = 0;
+        if (!next_share(L.buf->ranges, static_cast<std::uint64_t>(it->tid),
+                        static_cast<std::uint64_t>(it->nthreads), c))
+            return finish_loop(it);
+        begin = c * chunk;
+        end = std::min(begin + chunk, trip);
+    } else if (L.shared_kind == k_dynamic) {
         // One read-modify-write and no read before it: a load would first share the
         // contended line and the RMW then upgrade it, two transfers per chunk. Past the
         // end `next` keeps growing by a chunk per call (64-bit: no overflow).
@@ -405,7 +489,10 @@ bool leave_buffer(dispatch_buffer& b, int nthreads) noexcept {
            static_cast<std::uint32_t>(nthreads);
 }
 
-dispatch_buffer::~dispatch_buffer() { free_doacross(doacross.load(std::memory_order_relaxed)); }
+dispatch_buffer::~dispatch_buffer() {
+    free_doacross(doacross.load(std::memory_order_relaxed));
+    delete[] ranges;
+}
 
 void reset_dispatch(dispatch_buffer* ring, unsigned count) noexcept {
     for (unsigned i = 0; i < count; ++i) {

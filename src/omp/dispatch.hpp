@@ -12,6 +12,13 @@ struct implicit_task;
 struct team;
 struct doacross_loop;
 
+/// One member's share of a nonmonotonic dynamic loop, in chunks: (hi << 32) | lo. The
+/// owner takes chunk lo (CAS lo -> lo + 1); a member whose share ran out takes the
+/// upper half of another's (CAS hi -> hi - half).
+struct alignas(64) chunk_range {
+    std::atomic<std::uint64_t> v{0};
+};
+
 struct alignas(64) dispatch_buffer {
     std::atomic<std::uint64_t> next{0};        // next normalised iteration to hand out
     alignas(64) std::atomic<std::uint32_t> claimed{0};  // construct number + 1 being set up
@@ -24,6 +31,9 @@ struct alignas(64) dispatch_buffer {
     // doacross loop served by this buffer (doacross.cpp): made by the claimer, freed by
     // the last member to finish it (or here, if a region ended without that).
     std::atomic<doacross_loop*> doacross{nullptr};
+    // Nonmonotonic dynamic loops: a share per member (the team's capacity of them),
+    // made by the first claimer that needs them.
+    chunk_range* ranges = nullptr;
 
     dispatch_buffer() = default;
     ~dispatch_buffer();

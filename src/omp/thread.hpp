@@ -28,7 +28,7 @@ struct loop_state {
     bool ordered = false;
     bool serial_done = false;     // team of one: the whole range was handed out
     bool ordered_done = false;    // the current iteration executed its ordered region
-    std::uint8_t shared_kind = 0;  // unordered dynamic (2) or guided (3) loop of a team
+    std::uint8_t shared_kind = 0;  // unordered dynamic (2), guided (3), stealing (7) team loop
     std::uint64_t trip = 0;       // iterations
     std::uint64_t chunk = 1;
     std::uint64_t next_static = 0;  // static kinds: this member's next chunk number
