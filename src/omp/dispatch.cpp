@@ -129,15 +129,17 @@ bool needs_buffer(const loop_state& L) {
 
 constexpr std::uint64_t pack_range(std::uint64_t lo, std::uint64_t hi) { return (hi << 32) | lo; }
 
-// The claimer's split of a stealing loop's chunks into balanced shares, one per member.
-void make_shares(team* t, dispatch_buffer& b, std::uint64_t chunks, std::uint64_t n) {
-    if (!b.ranges) b.ranges = new chunk_range[static_cast<std::size_t>(t->capacity)];
+// A member's balanced share of a stealing loop's chunks, set up by the member itself on
+// its own line: the claimer writing every member's share cost each loop a line
+// transfer per member before the others could start.
+void take_share(dispatch_buffer& b, const loop_state& L, std::uint64_t tid, std::uint64_t n) {
+    const std::uint64_t chunks = (L.trip + L.chunk - 1) / L.chunk;
     const std::uint64_t small = chunks / n, extras = chunks % n;
-    for (std::uint64_t i = 0; i < n; ++i) {
-        const std::uint64_t lo = i * small + std::min(i, extras);
-        b.ranges[i].v.store(pack_range(lo, lo + small + (i < extras ? 1 : 0)),
-                            std::memory_order_relaxed);
-    }
+    const std::uint64_t lo = tid * small + std::min(tid, extras);
+    chunk_range& mine = b.ranges[tid];
+    mine.v.store(pack_range(lo, lo + small + (tid < extras ? 1 : 0)), std::memory_order_relaxed);
+    // Thieves look at a share only once it names this loop.
+    mine.loop.store(L.construct + 1, std::memory_order_release);
 }
 
 void acquire_buffer(team* t, loop_state& L) {
@@ -149,9 +151,8 @@ void acquire_buffer(team* t, loop_state& L) {
     b.trip = L.trip;
     b.chunk = L.chunk;
     b.kind = L.kind;
-    if (L.kind == k_steal)
-        make_shares(t, b, (L.trip + L.chunk - 1) / L.chunk,
-                    static_cast<std::uint64_t>(t->nthreads));
+    if (L.kind == k_steal && !b.ranges)
+        b.ranges = new chunk_range[static_cast<std::size_t>(t->capacity)];
     publish_buffer(b, L.construct);
 }
 
@@ -183,6 +184,9 @@ void init(implicit_task* it, kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
         L.kind = k_dynamic;
     if (!needs_buffer(L)) return;
     acquire_buffer(it->tm, L);
+    if (L.kind == k_steal)
+        take_share(*L.buf, L, static_cast<std::uint64_t>(it->tid),
+                   static_cast<std::uint64_t>(it->nthreads));
     if (!L.ordered && (L.kind == k_dynamic || L.kind == k_guided || L.kind == k_steal))
         L.shared_kind = static_cast<std::uint8_t>(L.kind);
 }
@@ -238,10 +242,13 @@ inline bool next_guided(dispatch_buffer& b, std::uint64_t trip, std::uint64_t ch
 
 // Takes the upper half of another member's share (its first chunk for the caller, the
 // rest as the caller's new share); false once every share is empty.
+// A share not yet set up for this loop (its owner has not arrived) counts as empty.
 __attribute__((noinline)) bool steal_chunk(chunk_range* ranges, std::uint64_t tid,
-                                           std::uint64_t n, std::uint64_t& chunk_index) {
+                                           std::uint64_t n, std::uint32_t loop,
+                                           std::uint64_t& chunk_index) {
     for (std::uint64_t k = 1; k < n; ++k) {
         chunk_range& victim = ranges[(tid + k) % n];
+        if (victim.loop.load(std::memory_order_acquire) != loop) continue;
         std::uint64_t v = victim.v.load(std::memory_order_relaxed);
         for (;;) {
             const std::uint64_t lo = v & 0xffffffffu, hi = v >> 32;
@@ -261,12 +268,12 @@ __attribute__((noinline)) bool steal_chunk(chunk_range* ranges, std::uint64_t ti
 // The next chunk of a stealing loop: from the member's own share (a CAS on its own
 // line), else stolen.
 inline bool next_share(chunk_range* ranges, std::uint64_t tid, std::uint64_t n,
-                       std::uint64_t& chunk_index) {
+                       std::uint32_t loop, std::uint64_t& chunk_index) {
     chunk_range& mine = ranges[tid];
     std::uint64_t v = mine.v.load(std::memory_order_relaxed);
     for (;;) {
         const std::uint64_t lo = v & 0xffffffffu, hi = v >> 32;
-        if (lo >= hi) return steal_chunk(ranges, tid, n, chunk_index);
+        if (lo >= hi) return steal_chunk(ranges, tid, n, loop, chunk_index);
         if (mine.v.compare_exchange_weak(v, pack_range(lo + 1, hi), std::memory_order_relaxed)) {
             chunk_index = lo;
             return true;
@@ -332,7 +339,7 @@ bool next_chunk(implicit_task* it, std::uint64_t& begin, std::uint64_t& end) {
             return next_guided_simd(buffer_of(it->tm, L), trip, L.chunk, n, begin, end);
         case k_steal: {
             std::uint64_t c = 0;
-            if (!next_share(buffer_of(it->tm, L).ranges, tid, n, c)) return false;
+            if (!next_share(buffer_of(it->tm, L).ranges, tid, n, L.construct + 1, c)) return false;
             begin = c * L.chunk;
             end = std::min(begin + L.chunk, trip);
             return true;
@@ -398,7 +405,7 @@ int next(kmp_int32* plast, T* plb, T* pub, ST* pst) {
     if (L.shared_kind == k_steal) {
         std::uint64_t c = 0;
         if (!next_share(L.buf->ranges, static_cast<std::uint64_t>(it->tid),
-                        static_cast<std::uint64_t>(it->nthreads), c))
+                        static_cast<std::uint64_t>(it->nthreads), L.construct + 1, c))
             return finish_loop(it);
         begin = c * chunk;
         end = std::min(begin + chunk, trip);

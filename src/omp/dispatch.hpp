@@ -13,10 +13,12 @@ struct team;
 struct doacross_loop;
 
 /// One member's share of a nonmonotonic dynamic loop, in chunks: (hi << 32) | lo. The
-/// owner takes chunk lo (CAS lo -> lo + 1); a member whose share ran out takes the
-/// upper half of another's (CAS hi -> hi - half).
+/// owner sets it up, then publishes `loop` (the loop's construct number + 1); it takes
+/// chunk lo (CAS lo -> lo + 1); a member whose share ran out takes the upper half of
+/// another's published share (CAS hi -> hi - half). All on the owner's own line.
 struct alignas(64) chunk_range {
     std::atomic<std::uint64_t> v{0};
+    std::atomic<std::uint32_t> loop{0};
 };
 
 struct alignas(64) dispatch_buffer {
@@ -32,7 +34,7 @@ struct alignas(64) dispatch_buffer {
     // the last member to finish it (or here, if a region ended without that).
     std::atomic<doacross_loop*> doacross{nullptr};
     // Nonmonotonic dynamic loops: a share per member (the team's capacity of them),
-    // made by the first claimer that needs them.
+    // allocated by the first claimer that needs them.
     chunk_range* ranges = nullptr;
 
     dispatch_buffer() = default;
