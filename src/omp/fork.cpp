@@ -105,13 +105,28 @@ void poke(team* t) {
     t->start.store(start_word(next_epoch(t), 0), std::memory_order_release);
 }
 
+// Whether a lingering member should try to retire at spin round k: a region elsewhere
+// wants its worker, or its spin budget ran out (no budget with KMP_BLOCKTIME=infinite:
+// then it yields its worker now and then, and retires only when the process exits).
+bool time_to_retire(unsigned k, long budget, std::chrono::steady_clock::time_point begin) {
+    if (claims::workers_wanted()) return true;
+    if ((k & 255) != 0) return false;
+    if (budget >= 0)
+        return std::chrono::steady_clock::now() - begin > std::chrono::microseconds(budget);
+    if ((k & 0xffff) != 0) return false;
+    if (process_exiting()) return true;
+    yield_tied();
+    return false;
+}
+
 // Waits for a start word other than `seen` that names member i; false when the member
-// is to leave instead (retired by the master, or it retired itself: out of budget, or
-// a region elsewhere wants its worker). While it waits unreserved it is marked lingering
-// on `worker` (claims.hpp); on false the caller clears that after releasing the claim.
+// is to leave instead (retired by the master, or it retired itself: time_to_retire).
+// While it waits unreserved it is marked lingering on `worker` (claims.hpp); on false
+// the caller clears that after releasing the claim.
 bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served,
                 std::uint64_t& seen) {
-    claims::set_lingering(static_cast<unsigned>(worker), true);
+    const auto w = static_cast<unsigned>(worker);
+    claims::set_lingering(w, true);
     const long budget = spin_budget_us();
     // More workers than CPUs: a member of the running region may need this CPU.
     const unsigned spins = spins_before_yield(pool_oversubscribed());
@@ -122,7 +137,7 @@ bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served
         if (v != seen) {
             seen = v;
             if (std::uint32_t(i) < start_members(v)) {
-                claims::set_lingering(static_cast<unsigned>(worker), false);
+                claims::set_lingering(w, false);
                 return true;
             }
             // A poke or a region without this member: is it told to leave?
@@ -130,20 +145,9 @@ bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served
             continue;
         }
         pause_then_yield(k, spins);
-        if (reserved_now) continue;
-        if (!claims::workers_wanted()) {
-            if ((k & 255) != 0) continue;
-            if (budget >= 0) {
-                if (std::chrono::steady_clock::now() - begin <=
-                    std::chrono::microseconds(budget))
-                    continue;
-            } else if ((k & 0xffff) != 0 || !process_exiting()) {
-                if ((k & 0xffff) == 0) yield_tied();
-                continue;
-            }
-        }
-        // Out of budget or wanted elsewhere: retire, unless the master reserved this
-        // member meanwhile (then its region's start word is on the way).
+        if (reserved_now || !time_to_retire(k, budget, begin)) continue;
+        // Retire, unless the master reserved this member meanwhile (then its region's
+        // start word is on the way).
         std::uint32_t expected = served;
         if (s.reserved.compare_exchange_strong(expected, reserve_retired,
                                                std::memory_order_acq_rel))
@@ -152,7 +156,7 @@ bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served
         reserved_now = true;
         // Not available any more: a region waiting for lingering workers (perhaps the
         // one this member's master runs after its own wait) must not wait for this one.
-        claims::set_lingering(static_cast<unsigned>(worker), false);
+        claims::set_lingering(w, false);
     }
 }
 
