@@ -123,7 +123,13 @@ public:
     }
 
     void lock() noexcept {
-        std::uint32_t w = ref().load(std::memory_order_relaxed);
+        // No load first: on a contended word it would fetch the line shared and the CAS
+        // then upgrade it, two line transfers. Most words are free and without a hint;
+        // a failed CAS returns the word for the others (hinted, zero, held).
+        std::uint32_t w = initial(spin_class::normal);
+        if (ref().compare_exchange_strong(w, w | held_state, std::memory_order_acquire,
+                                          std::memory_order_relaxed))
+            return;
         if (!held(w) && ref().compare_exchange_strong(w, base_of(w) | held_state,
                                                       std::memory_order_acquire,
                                                       std::memory_order_relaxed))
@@ -134,11 +140,18 @@ public:
     /// Frees the lock. Returns false (and changes nothing) if it was not held.
     bool unlock() noexcept {
         std::uint32_t w = ref().load(std::memory_order_relaxed);
-        for (;;) {
-            if (!held(w)) return false;
-            if (ref().compare_exchange_weak(w, base_of(w), std::memory_order_release,
-                                            std::memory_order_relaxed))
-                break;
+        if ((w & tag_mask) == live_tag) {
+            // An initialised word keeps its tag and class: clearing the state is one
+            // RMW that cannot fail, where a CAS retries when a waiter just set state 2.
+            w = ref().fetch_and(~state_mask, std::memory_order_release);
+            if (!held(w)) return false;  // it changed nothing
+        } else {
+            for (;;) {
+                if (!held(w)) return false;
+                if (ref().compare_exchange_weak(w, base_of(w), std::memory_order_release,
+                                                std::memory_order_relaxed))
+                    break;
+            }
         }
         if ((w & state_mask) == waiters_state) futex_wake(w_, 1);
         return true;
