@@ -61,6 +61,10 @@ void set_lingering(unsigned w, bool lingering) noexcept {
     if (w < max_workers) g_lingering[w].on.store(lingering, std::memory_order_release);
 }
 
+bool lingering(unsigned w) noexcept {
+    return w < max_workers && g_lingering[w].on.load(std::memory_order_acquire);
+}
+
 bool any_lingering(unsigned nworkers) noexcept {
     if (nworkers > max_workers) nworkers = max_workers;
     for (unsigned w = 1; w < nworkers; ++w)

@@ -25,6 +25,8 @@ void reset() noexcept;
 
 /// Marks worker `w`'s member as lingering (its own cache line: no sharing).
 void set_lingering(unsigned w, bool lingering) noexcept;
+/// True if a member lingers on worker `w`.
+bool lingering(unsigned w) noexcept;
 /// True if a member lingers on one of workers 1..nworkers-1.
 bool any_lingering(unsigned nworkers) noexcept;
 /// Raises (true) or lowers (false) the demand for workers.

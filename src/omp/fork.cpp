@@ -224,6 +224,21 @@ int prefer_for(int master_worker, int i, int nworkers) {
     return 1 + (base + i - 1) % (nworkers - 1);
 }
 
+// Claims worker `w` for a member that ran on it before, waiting for it when a lingering
+// member of another team holds it (that member retires on the demand, or drops its flag
+// when its own master reserved it): the member keeps its worker, so its thread's
+// threadprivate data and affinity, instead of taking any free one.
+bool reclaim_worker(unsigned w) {
+    if (claims::try_claim(w)) return true;
+    if (!claims::lingering(w)) return false;
+    claims::want_workers(true);
+    bool got = false;
+    for (unsigned k = 0; !(got = claims::try_claim(w)) && claims::lingering(w); ++k)
+        pause_then_yield(k, short_spins);
+    claims::want_workers(false);
+    return got || claims::try_claim(w);
+}
+
 // Reserves slot i for region `epoch`: its lingering member, or a claimed worker for a
 // new member task (started by start_new_members); false if no worker is free.
 bool reserve_member(team* t, int i, int master_worker, int nworkers, std::uint32_t epoch) {
@@ -241,7 +256,7 @@ bool reserve_member(team* t, int i, int master_worker, int nworkers, std::uint32
         spin_until([&s] { return s.released.load(std::memory_order_acquire); });
     }
     int w = -1;
-    if (s.worker > 0 && s.worker < nworkers && claims::try_claim(static_cast<unsigned>(s.worker)))
+    if (s.worker > 0 && s.worker < nworkers && reclaim_worker(static_cast<unsigned>(s.worker)))
         w = s.worker;
     else
         w = claims::claim_any(static_cast<unsigned>(prefer_for(master_worker, i, nworkers)),
