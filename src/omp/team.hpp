@@ -117,7 +117,13 @@ void dismiss_hot_teams(thread_state* th);
 /// Dismisses the cached teams of every thread that registered one (omp_pause_resource).
 void dismiss_all_hot_teams();
 
-/// Body of a member task on its worker, first running region `epoch` (fork.cpp).
+/// Initialises member `i`'s implicit task for the region now set up in `t` (member.cpp).
+void setup_task(team* t, int i, implicit_task& it, int worker);
+/// Runs member i's share of the region: one implicit task, or for a host teams league
+/// the teams i, i + m, i + 2m, ... one after another (member.cpp).
+void run_share(team* t, int i, implicit_task& it, thread_state* th);
+
+/// Body of a member task on its worker, first running region `epoch` (member.cpp).
 void run_member(team* t, int index, std::uint32_t epoch);
 
 }  // namespace loom::omp
