@@ -363,8 +363,8 @@ int hand_out(const loop_state& L, std::uint64_t begin, std::uint64_t end, kmp_in
     return 1;
 }
 
-// Every case but the shared dynamic chunk: out of line, so that the per-chunk path
-// below stays a leaf that saves no registers.
+// Every case but a team loop's dynamic, stealing or guided chunk: out of line, so that
+// the per-chunk path below stays a leaf that saves no registers.
 template <class T, class ST>
 __attribute__((noinline)) int next_general(implicit_task* it, kmp_int32* plast, T* plb, T* pub,
                                            ST* pst) {
@@ -385,10 +385,10 @@ __attribute__((noinline)) int finish_loop(implicit_task* it) {
     return 0;
 }
 
-// The per-chunk path of schedule(dynamic) and schedule(guided) in a team, worth its own
-// branch: ~45 instructions around the atomic, a leaf that saves no registers (next_chunk
-// serves every other case the long way). It reaches no suspension point, so the TLS
-// pointer may be read inline (thread.hpp).
+// The per-chunk path of schedule(dynamic) (shared counter or shares) and
+// schedule(guided) in a team, worth its own branch: ~45 instructions around the atomic,
+// a leaf that saves no registers (next_chunk serves every other case the long way). It
+// reaches no suspension point, so the TLS pointer may be read inline (thread.hpp).
 template <class T, class ST>
 int next(kmp_int32* plast, T* plb, T* pub, ST* pst) {
     thread_state* th = tl_state;
