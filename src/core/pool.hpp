@@ -61,6 +61,10 @@ public:
     void drain();
     /// Called by a worker that found nothing to do: finishes a drain in progress.
     void check_drained() noexcept;
+    /// A drain waits for the last completion (cheap: one relaxed load).
+    [[nodiscard]] bool drain_pending() const noexcept {
+        return drain_slot_.load(std::memory_order_relaxed) != nullptr;
+    }
 
 private:
     [[nodiscard]] bool quiescent() const noexcept;

@@ -121,6 +121,9 @@ ext::task* worker::find_work() noexcept {
         auto start = clock::now();
         for (unsigned round = 0;; ++round) {
             if (ext::task* t = try_get()) return t;
+            // Not only before sleeping: with a long spin budget (KMP_BLOCKTIME=1000 gives
+            // 1 s) the drain at exit or pause would wait that long for its last check.
+            if (owner.drain_pending()) owner.check_drained();
             // An adopted slot 0 never leaves on stop: its thread is parked waiting.
             if (owner.stopping.load(std::memory_order_acquire) && !owner.is_adopted(*this)) return nullptr;
             for (int i = 0; i < 32; ++i) cpu_relax();

@@ -62,12 +62,25 @@ namespace {
 bool time_to_retire(unsigned k, long budget, std::chrono::steady_clock::time_point begin) {
     if (claims::workers_wanted()) return true;
     if ((k & 255) != 0) return false;
+    // The process is exiting: its exit-time shutdown waits for this member's task, so a
+    // long budget (KMP_BLOCKTIME=200ms, say) would delay the exit by that much.
+    if (process_exiting()) return true;
     if (budget >= 0)
         return std::chrono::steady_clock::now() - begin > std::chrono::microseconds(budget);
-    if ((k & 0xffff) != 0) return false;
-    if (process_exiting()) return true;
-    yield_tied();
+    if ((k & 0xffff) == 0) yield_tied();
     return false;
+}
+
+// A member done with its share while the team's tasks still run (after `single nowait`,
+// say) lends its worker to them, as a barrier wait does (task_hooks.cpp run_one): it
+// parks until its worker finds no normal work, taking the team's tasks meanwhile,
+// instead of spinning while they wait for its budget to end. False if it did not.
+bool lend_to_team_tasks(team* t, member_slot& s) {
+    if (t->tasks.busy.load(std::memory_order_relaxed) == 0 || !g_task_hooks.run_one ||
+        !g_task_hooks.run_one(&s.task))
+        return false;
+    if (g_task_hooks.wait_end) g_task_hooks.wait_end(&s.task);
+    return true;
 }
 
 // Waits for a start word other than `seen` that names member i; false when the member
@@ -95,6 +108,7 @@ bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served
             if (s.reserved.load(std::memory_order_acquire) == reserve_retired) return false;
             continue;
         }
+        if (lend_to_team_tasks(t, s)) continue;
         pause_then_yield(k, spins);
         if (reserved_now || !time_to_retire(k, budget, begin)) continue;
         // Retire, unless the master reserved this member meanwhile (then its region's

@@ -234,7 +234,9 @@ dephash** current_deps_slot(const here& h) {
 
 std::uint64_t lending_bit(const implicit_task* it) noexcept {
     team* tm = it->tm;
-    if (!tm || it->tid >= 64 || it->tid >= tm->nthreads) return 0;
+    // it->nthreads, not tm->nthreads: a member lingering after its region reads this
+    // while its master may already be setting up the next region (member.cpp).
+    if (!tm || it->tid >= 64 || it->tid >= it->nthreads) return 0;
     // it->worker: the slot's copy is on the line the master writes at every fork.
     if (it->worker != ext::current_worker()) return 0;
     return std::uint64_t{1} << it->tid;
