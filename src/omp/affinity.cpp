@@ -1,7 +1,6 @@
 // The affinity format (OMP_AFFINITY_FORMAT, omp_*_affinity*) and OMP_DISPLAY_AFFINITY.
 #include "affinity.hpp"
 
-#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -18,6 +17,7 @@
 #include "env.hpp"
 #include "icv.hpp"
 #include "loom/ext/scheduler.hpp"
+#include "places.hpp"
 #include "team.hpp"
 #include "thread.hpp"
 
@@ -44,16 +44,6 @@ std::string cpu_list(const std::vector<int>& cpus) {
         i = j + 1;
     }
     return out;
-}
-
-std::vector<int> thread_cpus() {
-    std::vector<int> cpus;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        for (int c = 0; c < CPU_SETSIZE; ++c)
-            if (CPU_ISSET(c, &set)) cpus.push_back(c);
-    return cpus;
 }
 
 // Fields of OpenMP 5.2 (table 10.1): a short name and a long name each. Integer

@@ -45,16 +45,6 @@ int teams_policy() {
     return policy;
 }
 
-std::vector<int> mask_of_thread() {
-    std::vector<int> cpus;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        for (int c = 0; c < CPU_SETSIZE; ++c)
-            if (CPU_ISSET(c, &set)) cpus.push_back(c);
-    return cpus;
-}
-
 bool set_mask(const std::vector<int>& cpus) {
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -67,7 +57,7 @@ bool set_mask(const std::vector<int>& cpus) {
 int place_by_mask() {
     const auto& ps = place_list();
     if (ps.size() == 1) return 0;
-    std::vector<int> mine = mask_of_thread();
+    std::vector<int> mine = thread_cpus();
     for (std::size_t i = 0; i < ps.size(); ++i) {
         std::vector<int> p = ps[i];
         std::sort(p.begin(), p.end());

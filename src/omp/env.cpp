@@ -1,7 +1,6 @@
 // Environment parsing. See docs/omp.md ("Environment") for the accepted forms.
 #include "env.hpp"
 
-#include <sched.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 
 #include "abi.hpp"
 #include "alloc.hpp"
+#include "env_text.hpp"
 #include "places.hpp"
 
 namespace loom::omp {
@@ -25,37 +25,9 @@ namespace {
 
 bool g_warnings = true;
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-std::string trim(const std::string& s) {
-    std::size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-    return s.substr(b, e - b);
-}
-
 const char* env(const char* name) {
     const char* v = std::getenv(name);
     return v;
-}
-
-// Parses a whole string as a decimal integer in [lo, hi].
-bool parse_int(const std::string& text, long lo, long hi, long& out) {
-    std::string s = trim(text);
-    if (s.empty()) return false;
-    std::size_t i = 0;
-    if (s[0] == '+' || s[0] == '-') i = 1;
-    if (i == s.size()) return false;
-    for (std::size_t k = i; k < s.size(); ++k)
-        if (!std::isdigit(static_cast<unsigned char>(s[k]))) return false;
-    errno = 0;
-    long v = std::strtol(s.c_str(), nullptr, 10);
-    if (errno != 0 || v < lo || v > hi) return false;
-    out = v;
-    return true;
 }
 
 // Boolean spellings accepted by libomp.
@@ -118,21 +90,6 @@ bool parse_size(const std::string& text, char unit, std::size_t& out) {
     }
     out = static_cast<std::size_t>(v * mult);
     return out > 0;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> parts;
-    std::string cur;
-    for (char c : s) {
-        if (c == sep) {
-            parts.push_back(cur);
-            cur.clear();
-        } else {
-            cur += c;
-        }
-    }
-    parts.push_back(cur);
-    return parts;
 }
 
 int bind_value(const std::string& word) {
@@ -666,119 +623,6 @@ void apply_setting(const char* assignment) {
     }
     warn("kmp_set_defaults('%s'): only OMP_TARGET_OFFLOAD and KMP_WARNINGS can be set "
          "this way; ignored", text.c_str());
-}
-
-std::vector<int> available_cpus() {
-    std::vector<int> cpus;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        for (int c = 0; c < CPU_SETSIZE; ++c)
-            if (CPU_ISSET(c, &set)) cpus.push_back(c);
-    }
-    if (cpus.empty()) cpus.push_back(0);
-    return cpus;
-}
-
-namespace {
-
-// res-list interval "a", "a:len", "a:len:stride", "!a".
-bool parse_res_interval(const std::string& text, std::vector<int>& out) {
-    std::vector<std::string> f = split(trim(text), ':');
-    long a, len = 1, st = 1;
-    if (f.empty() || f.size() > 3 || !parse_int(f[0], 0, 1 << 20, a)) return false;
-    if (f.size() > 1 && !parse_int(f[1], 1, 1 << 20, len)) return false;
-    if (f.size() > 2 && !parse_int(f[2], -(1 << 20), 1 << 20, st)) return false;
-    for (long i = 0; i < len; ++i) {
-        long c = a + i * st;
-        if (c < 0) return false;
-        out.push_back(static_cast<int>(c));
-    }
-    return true;
-}
-
-bool parse_place(const std::string& text, std::vector<int>& out) {
-    std::string s = trim(text);
-    if (s.size() < 2 || s.front() != '{' || s.back() != '}') return false;
-    std::vector<int> excluded;
-    for (const std::string& part : split(s.substr(1, s.size() - 2), ',')) {
-        std::string p = trim(part);
-        if (!p.empty() && p[0] == '!') {
-            if (!parse_res_interval(p.substr(1), excluded)) return false;
-        } else if (!parse_res_interval(p, out)) {
-            return false;
-        }
-    }
-    std::erase_if(out, [&](int c) {
-        return std::find(excluded.begin(), excluded.end(), c) != excluded.end();
-    });
-    return !out.empty();
-}
-
-}  // namespace
-
-bool parse_places(const std::string& text, std::vector<std::vector<int>>& out) {
-    std::string s = lower(trim(text));
-    out.clear();
-    if (s.empty()) return false;
-    if (s[0] != '{' && s[0] != '!') {
-        std::string name = s;
-        long count = -1;
-        std::size_t paren = s.find('(');
-        if (paren != std::string::npos) {
-            if (s.back() != ')') return false;
-            name = trim(s.substr(0, paren));
-            if (!parse_int(s.substr(paren + 1, s.size() - paren - 2), 1, 1 << 20, count))
-                return false;
-        }
-        out = abstract_places(name, subset_cpus());
-        if (out.empty()) return false;
-        if (count > 0 && static_cast<std::size_t>(count) < out.size()) out.resize(count);
-        return !out.empty();
-    }
-    // Explicit list: place[:len[:stride]] separated by commas outside braces.
-    std::vector<std::string> items;
-    int depth = 0;
-    std::string cur;
-    for (char c : s) {
-        if (c == '{') ++depth;
-        if (c == '}') --depth;
-        if (depth < 0) return false;
-        if (c == ',' && depth == 0) {
-            items.push_back(cur);
-            cur.clear();
-        } else {
-            cur += c;
-        }
-    }
-    if (depth != 0) return false;
-    items.push_back(cur);
-    for (const std::string& raw : items) {
-        std::string item = trim(raw);
-        if (!item.empty() && item[0] == '!') return false;  // place exclusion unsupported
-        std::size_t close = item.find('}');
-        if (close == std::string::npos) return false;
-        std::vector<int> place;
-        if (!parse_place(item.substr(0, close + 1), place)) return false;
-        long len = 1, st = 1;
-        std::string rest = item.substr(close + 1);
-        if (!rest.empty()) {
-            if (rest[0] != ':') return false;
-            std::vector<std::string> f = split(rest.substr(1), ':');
-            if (f.size() > 2 || !parse_int(f[0], 1, 1 << 20, len)) return false;
-            if (f.size() > 1 && !parse_int(f[1], -(1 << 20), 1 << 20, st)) return false;
-        }
-        for (long i = 0; i < len; ++i) {
-            std::vector<int> p;
-            for (int c : place) {
-                long x = c + i * st;
-                if (x < 0) return false;
-                p.push_back(static_cast<int>(x));
-            }
-            out.push_back(p);
-        }
-    }
-    return !out.empty();
 }
 
 void parse_environment(global_icvs& g) {

@@ -26,9 +26,4 @@ void info_numbered(int number, const char* fmt, ...) __attribute__((format(print
 /// are read when used: OMP_TARGET_OFFLOAD, KMP_WARNINGS); one warning for others.
 void apply_setting(const char* assignment);
 
-/// Parses an OMP_PLACES value; returns false if malformed.
-bool parse_places(const std::string& text, std::vector<std::vector<int>>& out);
-/// The CPUs this process may run on, in increasing order.
-std::vector<int> available_cpus();
-
 }  // namespace loom::omp

@@ -31,6 +31,7 @@
 #include "env.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "loom/ext/task.hpp"
+#include "places.hpp"
 #include "thread.hpp"
 
 namespace loom::omp::hidden_helper {

@@ -16,6 +16,7 @@
 #include "env.hpp"
 #include "icv.hpp"
 #include "loom/ext/scheduler.hpp"
+#include "places.hpp"
 #include "team.hpp"
 #include "thread.hpp"
 #include "wait.hpp"

@@ -32,6 +32,15 @@ std::vector<std::vector<int>> abstract_places(const std::string& name,
 /// above it instead of its direct parent). Returns false, leaving `cpus`, if malformed.
 bool apply_hw_subset(const std::string& text, std::vector<cpu_info>& cpus);
 
+/// Parses an OMP_PLACES value; returns false if malformed (place_syntax.cpp).
+bool parse_places(const std::string& text, std::vector<std::vector<int>>& out);
+/// The CPUs the calling thread may run on (its affinity mask), in increasing order;
+/// empty if the mask cannot be read.
+std::vector<int> thread_cpus();
+/// The CPUs this process may run on, in increasing order: the calling thread's mask,
+/// read before the pool binds it; {0} if it cannot be read.
+std::vector<int> available_cpus();
+
 /// What KMP_AFFINITY asked for (env.cpp fills it while parsing the environment).
 struct kmp_affinity_settings {
     bool set = false;            // a binding type (compact, scatter, ...) was given
