@@ -7,14 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static int failures = 0;
-#define CHECK(c)                                                                        \
-    do {                                                                                \
-        if (!(c)) {                                                                     \
-            printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                 \
-            failures++;                                                                 \
-        }                                                                               \
-    } while (0)
+#include "check.h"
 
 static void spin(int us) {
     double t = omp_get_wtime() + us * 1e-6;

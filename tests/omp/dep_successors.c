@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "check.h"
+
 typedef struct {
     intptr_t addr;
     size_t len;
@@ -35,14 +37,6 @@ succ_t* __kmpc_task_get_successors(task_t*);
 node_t* __kmpc_task_get_depnode(task_t*);
 
 static volatile int gate = 0;
-static int failures = 0;
-#define CHECK(c)                                                                        \
-    do {                                                                                \
-        if (!(c)) {                                                                     \
-            printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                 \
-            failures++;                                                                 \
-        }                                                                               \
-    } while (0)
 
 static int wait_gate(int gtid, task_t* t) {
     (void)gtid;

@@ -6,16 +6,9 @@
 #include <omp.h>
 #include <stdio.h>
 
-int __kmpc_global_thread_num(void*);
+#include "check.h"
 
-static int failures = 0;
-#define CHECK(c)                                                                        \
-    do {                                                                                \
-        if (!(c)) {                                                                     \
-            printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                 \
-            failures++;                                                                 \
-        }                                                                               \
-    } while (0)
+int __kmpc_global_thread_num(void*);
 
 static int is_helper(int g) { return g >= 2 && g <= 8; }
 static int is_regular(int g) { return g == 0 || g > 8; }

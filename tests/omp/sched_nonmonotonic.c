@@ -12,14 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-static int failures = 0;
-#define CHECK(c)                                                        \
-    do {                                                                \
-        if (!(c)) {                                                     \
-            printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-            failures++;                                                 \
-        }                                                               \
-    } while (0)
+#include "check.h"
 
 enum { N = 20000 };
 static int hits[N];

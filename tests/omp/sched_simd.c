@@ -10,14 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures = 0;
-#define CHECK(c)                                                        \
-    do {                                                                \
-        if (!(c)) {                                                     \
-            printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-            failures++;                                                 \
-        }                                                               \
-    } while (0)
+#include "check.h"
 
 enum { sch_guided_simd = 46, sch_runtime_simd = 47, WIDTH = 4 };
 typedef struct {

@@ -7,14 +7,7 @@
 #include <omp.h>
 #include <stdio.h>
 
-static int failures = 0;
-#define CHECK(c)                                                                        \
-    do {                                                                                \
-        if (!(c)) {                                                                     \
-            printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                 \
-            failures++;                                                                 \
-        }                                                                               \
-    } while (0)
+#include "check.h"
 
 static long tree(int depth) {
     if (depth == 0) return 1;

@@ -5,14 +5,7 @@
 #include <omp.h>
 #include <stdio.h>
 
-static int failures = 0;
-#define CHECK(c)                                                                        \
-    do {                                                                                \
-        if (!(c)) {                                                                     \
-            printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                 \
-            failures++;                                                                 \
-        }                                                                               \
-    } while (0)
+#include "check.h"
 
 static void spin(int us) {
     double t = omp_get_wtime() + us * 1e-6;

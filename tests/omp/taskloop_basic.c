@@ -5,14 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures = 0;
-#define CHECK(c)                                                                        \
-    do {                                                                                \
-        if (!(c)) {                                                                     \
-            printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                 \
-            failures++;                                                                 \
-        }                                                                               \
-    } while (0)
+#include "check.h"
 
 #define N 10007
 static int hit[N];

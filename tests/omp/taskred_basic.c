@@ -5,14 +5,7 @@
 #include <omp.h>
 #include <stdio.h>
 
-static int failures = 0;
-#define CHECK(c)                                                                        \
-    do {                                                                                \
-        if (!(c)) {                                                                     \
-            printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                 \
-            failures++;                                                                 \
-        }                                                                               \
-    } while (0)
+#include "check.h"
 
 typedef struct { long lo, hi; } range;
 #pragma omp declare reduction(rmerge : range : omp_out.lo = omp_in.lo < omp_out.lo ? omp_in.lo : omp_out.lo, omp_out.hi = omp_in.hi > omp_out.hi ? omp_in.hi : omp_out.hi) initializer(omp_priv = {1L << 60, -(1L << 60)})
