@@ -68,7 +68,7 @@ bool lingering(unsigned w) noexcept {
 bool any_lingering(unsigned nworkers) noexcept {
     if (nworkers > max_workers) nworkers = max_workers;
     for (unsigned w = 1; w < nworkers; ++w)
-        if (g_lingering[w].on.load(std::memory_order_acquire)) return true;
+        if (lingering(w)) return true;
     return false;
 }
 

@@ -129,6 +129,17 @@ int prefer_for(int master_worker, int i, int nworkers) {
     return 1 + (base + i - 1) % (nworkers - 1);
 }
 
+// Retries `attempt` with the worker demand raised (claims.hpp) until it succeeds or
+// `lingers` says no member could still give a worker back; true if it succeeded.
+template <class Attempt, class Lingers>
+bool retry_with_demand(Attempt attempt, Lingers lingers) {
+    claims::want_workers(true);
+    bool got = false;
+    for (unsigned k = 0; !(got = attempt()) && lingers(); ++k) pause_then_yield(k, short_spins);
+    claims::want_workers(false);
+    return got;
+}
+
 // Claims worker `w` for a member that ran on it before, waiting for it when a lingering
 // member of another team holds it (that member retires on the demand, or drops its flag
 // when its own master reserved it): the member keeps its worker, so its thread's
@@ -136,12 +147,10 @@ int prefer_for(int master_worker, int i, int nworkers) {
 bool reclaim_worker(unsigned w) {
     if (claims::try_claim(w)) return true;
     if (!claims::lingering(w)) return false;
-    claims::want_workers(true);
-    bool got = false;
-    for (unsigned k = 0; !(got = claims::try_claim(w)) && claims::lingering(w); ++k)
-        pause_then_yield(k, short_spins);
-    claims::want_workers(false);
-    return got || claims::try_claim(w);
+    // The last try: the member clears its flag only after it released the claim.
+    return retry_with_demand([w] { return claims::try_claim(w); },
+                             [w] { return claims::lingering(w); }) ||
+           claims::try_claim(w);
 }
 
 // Reserves slot i for region `epoch`: its lingering member, or a claimed worker for a
@@ -180,17 +189,11 @@ bool reserve_member(team* t, int i, int master_worker, int nworkers, std::uint32
 // teams, and gets smaller teams for as long as those take to see their budget end (a
 // loaded machine: milliseconds).
 int reserve_from_lingering(team* t, int m, int limit, int w, int nworkers, std::uint32_t epoch) {
-    if (!claims::any_lingering(static_cast<unsigned>(nworkers))) return m;
-    claims::want_workers(true);
-    for (unsigned k = 0; m < limit; ++k) {
-        if (reserve_member(t, m, w, nworkers, epoch)) {
-            ++m;
-            continue;
-        }
-        if (!claims::any_lingering(static_cast<unsigned>(nworkers))) break;
-        pause_then_yield(k, short_spins);
-    }
-    claims::want_workers(false);
+    const auto n = static_cast<unsigned>(nworkers);
+    if (!claims::any_lingering(n)) return m;
+    while (m < limit && retry_with_demand([&] { return reserve_member(t, m, w, nworkers, epoch); },
+                                          [n] { return claims::any_lingering(n); }))
+        ++m;
     return m;
 }
 
