@@ -109,6 +109,15 @@ place_assignment initial_assignment(implicit_task* it, bool own, int worker) {
     return {place, 0, n};
 }
 
+// Threads 0..t-1 over p places in runs of consecutive threads, the first t % p places
+// taking one thread more (t > p): the place index of thread i's run.
+int run_holding(int t, int p, int i) {
+    const int s = t / p, rem = t % p;
+    int k = 0, seen = 0;
+    while (seen + s + (k < rem ? 1 : 0) <= i) seen += s + (k++ < rem ? 1 : 0);
+    return k;
+}
+
 // Team member `i` of `t` threads under `policy`, from the parent's assignment.
 place_assignment assign(const place_assignment& parent, int policy, int t, int i) {
     const int n = static_cast<int>(place_list().size());
@@ -118,13 +127,7 @@ place_assignment assign(const place_assignment& parent, int policy, int t, int i
     place_assignment a = parent;
     if (policy == proc_bind_master || p <= 0) return a;
     if (policy == proc_bind_close) {
-        if (t <= p) {
-            a.place = place_at(i);
-        } else {  // the first T % P places get one thread more
-            int s = t / p, rem = t % p, k = 0, seen = 0;
-            while (seen + s + (k < rem ? 1 : 0) <= i) seen += s + (k++ < rem ? 1 : 0);
-            a.place = place_at(k);
-        }
+        a.place = place_at(t <= p ? i : run_holding(t, p, i));
         return a;
     }
     // spread (and true): T <= P splits the partition into T runs of consecutive
@@ -137,9 +140,7 @@ place_assignment assign(const place_assignment& parent, int policy, int t, int i
         a.count = s + (i < rem ? 1 : 0);
         a.place = a.first;
     } else {
-        int s = t / p, rem = t % p, k = 0, seen = 0;
-        while (seen + s + (k < rem ? 1 : 0) <= i) seen += s + (k++ < rem ? 1 : 0);
-        a.place = place_at(k);
+        a.place = place_at(run_holding(t, p, i));
         a.first = a.place;
         a.count = 1;
     }
