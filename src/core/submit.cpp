@@ -42,7 +42,7 @@ void submit(task* t) noexcept {
 void submit_to(task* t, unsigned worker) noexcept {
     core::pool& p = core::ensure_pool();
     if (worker >= p.size()) worker %= p.size();
-    t->home = static_cast<std::int32_t>(worker);
+    t->home = static_cast<std::int16_t>(worker);
     if (core::worker* w = local_worker(p)) {
         w->counters.submitted.add();
     } else {

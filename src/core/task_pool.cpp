@@ -1,40 +1,96 @@
-// Task records: a per-worker cache of free records in front of the heap, so that
-// creating a task costs no allocator call in steady state. A record freed on another
-// worker than the one that allocated it simply joins that worker's cache.
+// Task records: per-thread caches of free records in front of the heap (record_cache.hpp),
+// so that creating a task costs no allocator call in steady state. Workers keep theirs
+// in the worker; threads outside the pool (foreign threads, the initial thread of a
+// one-worker pool) in static TLS.
+#include <cstddef>
 #include <new>
 
 #include "pool.hpp"
+#include "record_cache.hpp"
 
 namespace loom::ext {
 
 namespace {
-constexpr unsigned max_cached_tasks = 4096;
-constexpr std::align_val_t task_alignment{alignof(task)};
-}  // namespace
 
-task* allocate_task() {
-    core::worker* w = core::this_worker_here();
-    void* mem;
-    if (w && w->free_tasks) {
-        mem = w->free_tasks;
-        w->free_tasks = w->free_tasks->next;
-        --w->free_task_count;
-    } else {
-        mem = ::operator new(sizeof(task), task_alignment);
+using core::record_list;
+
+constexpr unsigned heap_class = 0xFF;  // size_class of a large record beyond the classes
+
+// A thread outside the pool: its cache lives in static TLS (no constructor, so it is
+// usable at any time); the guard's destructor gives the records back at thread exit,
+// after which this thread's records go straight to the heap.
+__thread core::record_cache t_outside;
+__thread int t_outside_state;  // 0 never used, 1 in use (guard armed), 2 released
+
+struct outside_guard {
+    ~outside_guard() {
+        t_outside.release_all();
+        t_outside_state = 2;
     }
-    return ::new (mem) task;
+};
+thread_local outside_guard t_guard;
+
+[[gnu::noinline]] core::record_cache* outside_cache() noexcept {
+    if (t_outside_state == 2) return nullptr;
+    if (t_outside_state == 0) {
+        outside_guard* g = &t_guard;  // first use on this thread registers its destructor
+        asm volatile("" ::"r"(g));
+        t_outside_state = 1;
+    }
+    return &t_outside;
 }
 
-void free_task(task* t) noexcept {
-    core::worker* w = core::this_worker_here();
-    t->~task();
-    if (w && w->free_task_count < max_cached_tasks) {
-        t->next = w->free_tasks;
-        w->free_tasks = t;
-        ++w->free_task_count;
-    } else {
-        ::operator delete(t, task_alignment);
+record_list* list_here(unsigned c) noexcept {
+    if (core::worker* w = core::this_worker_here()) [[likely]] return &w->records.lists[c];
+    core::record_cache* o = outside_cache();
+    return o ? &o->lists[c] : nullptr;
+}
+
+void* take_record(unsigned c) {
+    record_list* l = list_here(c);
+    void* mem = l ? l->take() : nullptr;
+    return mem ? mem : ::operator new(core::record_bytes(c), core::record_alignment);
+}
+
+void give_record(task* t, unsigned c) noexcept {
+    record_list* l = list_here(c);
+    if (!l || !l->give(t, c)) ::operator delete(t, core::record_alignment);
+}
+
+unsigned class_for(std::size_t storage_bytes) noexcept {
+    for (unsigned c = 1; c < core::record_classes; ++c) {
+        if (storage_bytes <= core::record_bytes(c) - offsetof(task, storage)) return c;
     }
+    return heap_class;
+}
+
+}  // namespace
+
+static_assert(max_pooled_storage == core::record_bytes(core::record_classes - 1) -
+                                        offsetof(task, storage));
+
+task* allocate_task() { return ::new (take_record(0)) task; }
+
+void free_task(task* t) noexcept {
+    t->~task();
+    give_record(t, 0);
+}
+
+task* allocate_large_task(std::size_t storage_bytes) {
+    const unsigned c = class_for(storage_bytes);
+    void* mem = c == heap_class
+                    ? ::operator new(offsetof(task, storage) + storage_bytes, core::record_alignment)
+                    : take_record(c);
+    task* t = ::new (mem) task;
+    t->size_class = static_cast<std::uint8_t>(c);
+    return t;
+}
+
+void free_large_task(task* t) noexcept {
+    const unsigned c = t->size_class;
+    t->~task();
+    if (c == heap_class) ::operator delete(t, core::record_alignment);
+    else give_record(t, c);
 }
 
 }  // namespace loom::ext

@@ -22,11 +22,7 @@ worker::worker(pool& p, unsigned i) : owner(p), index(i), rng(0x9E3779B97F4A7C15
 
 worker::~worker() {
     for (fiber* f : fiber_cache) fiber::destroy(f);
-    while (free_tasks) {
-        ext::task* t = free_tasks;
-        free_tasks = t->next;
-        ::operator delete(t, std::align_val_t{alignof(ext::task)});
-    }
+    records.release_all();
 }
 
 fiber* worker::take_fiber() noexcept {

@@ -13,6 +13,7 @@
 #include "fiber.hpp"
 #include "loom/ext/task.hpp"
 #include "mailbox.hpp"
+#include "record_cache.hpp"
 
 namespace loom::core {
 
@@ -39,8 +40,7 @@ public:
     alignas(64) context native;       // the thread's own stack
     context* current = nullptr;       // the context running now
     std::vector<fiber*> fiber_cache;  // idle fibers ready to restart
-    ext::task* free_tasks = nullptr;  // task-record cache (intrusive list)
-    unsigned free_task_count = 0;
+    record_cache records;             // free task records (task_pool.cpp)
     std::uint64_t rng = 0;
 
     worker_counters counters;

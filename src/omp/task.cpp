@@ -24,58 +24,6 @@ namespace {
 
 void run_entry(ext::task* rec) noexcept;
 
-constexpr std::align_val_t record_align{alignof(ext::task)};
-
-// Records for threads outside the pool (the initial thread of a one-worker pool, foreign
-// threads): the scheduler's per-worker cache does not serve them.
-struct record_cache {
-    ext::task* head = nullptr;
-    unsigned count = 0;
-    ~record_cache() {
-        while (head) {
-            ext::task* t = head;
-            head = t->next;
-            ::operator delete(t, record_align);
-        }
-    }
-};
-thread_local record_cache t_records;
-constexpr unsigned max_cached_records = 4096;
-
-}  // namespace
-
-ext::task* new_record() {
-    if (__builtin_expect(ext::current_worker() >= 0, 1)) return ext::allocate_task();
-    record_cache& c = t_records;
-    void* mem;
-    if (c.head) {
-        mem = c.head;
-        c.head = c.head->next;
-        --c.count;
-    } else {
-        mem = ::operator new(sizeof(ext::task), record_align);
-    }
-    return ::new (mem) ext::task;
-}
-
-void free_raw(ext::task* t) noexcept {
-    if (__builtin_expect(ext::current_worker() >= 0, 1)) {
-        ext::free_task(t);
-        return;
-    }
-    record_cache& c = t_records;
-    t->~task();
-    if (c.count < max_cached_records) {
-        t->next = c.head;
-        c.head = t;
-        ++c.count;
-    } else {
-        ::operator delete(t, record_align);
-    }
-}
-
-namespace {
-
 root_ctx* make_root(implicit_task* it) {
     auto* rc = new root_ctx;
     rc->it = it;
@@ -152,12 +100,8 @@ void free_record(ext::task* rec) noexcept {
         x->~extra();
         free_raw(reinterpret_cast<ext::task*>(x));
     }
-    if (rec->flags & f_heap) {
-        rec->~task();
-        ::operator delete(rec, record_align);
-    } else {
-        free_raw(rec);
-    }
+    if (rec->flags & f_large) ext::free_large_task(rec);
+    else free_raw(rec);
 }
 
 // Releases an ended task whose released count reached 0 elsewhere, then its ancestors
@@ -269,9 +213,8 @@ kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
     if (__builtin_expect(need <= inline_room, 1)) {
         rec = new_record();
     } else {
-        void* mem = ::operator new(ktask_offset + need, record_align);
-        rec = ::new (mem) ext::task;
-        fl |= f_heap;
+        rec = ext::allocate_large_task(sizeof(tdata) + need);
+        fl |= f_large;
     }
     tdata* parent = h.rc->current;
     node* pn = parent ? &parent->n : &h.rc->n;

@@ -109,7 +109,7 @@ inline constexpr std::size_t inline_room = ext::task::storage_size - sizeof(tdat
 inline constexpr std::uint8_t f_tied = 1;
 inline constexpr std::uint8_t f_final = 2;       // final (its descendants are final and included)
 inline constexpr std::uint8_t f_extra = 4;       // slot holds an extra block
-inline constexpr std::uint8_t f_heap = 8;        // record is a heap block
+inline constexpr std::uint8_t f_large = 8;       // from ext::allocate_large_task
 inline constexpr std::uint8_t f_running = 16;
 inline constexpr std::uint8_t f_requeue = 32;    // untied part asked to run again
 inline constexpr std::uint8_t f_bounced = 64;    // went through its worker's mailbox
@@ -188,9 +188,10 @@ inline tgroup* rel_group(ext::task* rec) noexcept {
     return static_cast<tgroup*>(data_of(rec)->slot);
 }
 
-/// A 128-byte record (the worker's pool, or a per-thread cache outside the pool).
-ext::task* new_record();
-void free_raw(ext::task* t) noexcept;
+/// A 128-byte record: a task's, or a raw block for taskgroups, extra data, dependence
+/// nodes (the core's per-thread caches serve threads outside the pool as well).
+inline ext::task* new_record() { return ext::allocate_task(); }
+inline void free_raw(ext::task* t) noexcept { ext::free_task(t); }
 
 /// True if `t` is a record of an OpenMP explicit task.
 bool is_omp_task(ext::task* t) noexcept;

@@ -30,16 +30,18 @@ struct task;
 /// kept it. Called exactly once per submitted task.
 using task_fn = void (*)(task*) noexcept;
 
-/// A pooled, fixed-size task record with inline closure storage. Records come from a
-/// per-worker free list (allocate_task), so creating a task costs no malloc as long as
-/// the closure fits in `storage`.
+/// A pooled task record with inline closure storage. Records come from per-worker free
+/// lists (allocate_task, allocate_large_task), so creating a task costs no malloc as
+/// long as the closure fits in a record: `storage` of the 128-byte record, or the
+/// storage that runs on past it in a large record.
 struct alignas(64) task {
     static constexpr std::size_t record_size = 128;
 
     task* next = nullptr;       // intrusive link for mailboxes and the injection queue
     task_fn run = nullptr;
     void* owner = nullptr;      // who waits for it (a fork-join group), or null
-    std::int32_t home = -1;     // worker it must run on (mailbox), -1 = any
+    std::int16_t home = -1;     // worker it must run on (mailbox), -1 = any
+    std::uint8_t size_class = 0;  // set by allocate_large_task, read by free_large_task
     priority prio = priority::normal;
     std::uint8_t flags = 0;     // free for the layer that owns the task
     std::uint8_t user = 0;      // free for the layer that owns the task
@@ -48,15 +50,31 @@ struct alignas(64) task {
     static constexpr std::size_t storage_size = record_size - 32;  // header is 32 bytes
     alignas(16) std::byte storage[storage_size];
 
+    /// The closure storage; in a large record it runs on past `storage`, so it is
+    /// reached through the record's address rather than through the array.
+    void* storage_address() noexcept {
+        return reinterpret_cast<std::byte*>(this) + offsetof(task, storage);
+    }
     template <class T>
-    T* data() noexcept { return std::launder(reinterpret_cast<T*>(storage)); }
+    T* data() noexcept { return std::launder(static_cast<T*>(storage_address())); }
 };
 static_assert(sizeof(task) == task::record_size, "task record must stay two cache lines");
 
-/// Takes a record from the calling worker's pool (or the heap outside the pool).
+/// Takes a 128-byte record from the calling thread's cache (each worker has one, and so
+/// has each thread outside the pool), or from the heap when the cache is empty.
 LOOM_EXPORT task* allocate_task();
-/// Gives a record back to the calling worker's pool.
+/// Gives a record from allocate_task() back to the calling thread's cache. Reads no
+/// field of it: a layer may have used the record as a raw 128-byte block.
 LOOM_EXPORT void free_task(task* t) noexcept;
+
+/// The most storage a pooled large record holds (a 1024-byte record less its header).
+inline constexpr std::size_t max_pooled_storage = 1024 - 32;
+/// Takes a record whose `storage` runs on for at least `storage_bytes` (256-, 512- or
+/// 1024-byte records, cached per thread as the 128-byte ones; beyond
+/// max_pooled_storage a heap block). Its header records the size (size_class).
+LOOM_EXPORT task* allocate_large_task(std::size_t storage_bytes);
+/// Gives a record from allocate_large_task() back; its header must be intact.
+LOOM_EXPORT void free_large_task(task* t) noexcept;
 
 /// Makes `t` runnable. On a worker it goes to that worker's deque (or its priority
 /// queue); from a thread outside the pool it goes to the injection queue. Wakes a
@@ -68,31 +86,32 @@ LOOM_EXPORT void submit(task* t) noexcept;
 /// if it parks (wait_slot), it resumes on the same worker.
 LOOM_EXPORT void submit_to(task* t, unsigned worker) noexcept;
 
-/// Builds a task whose closure is `f` (stored inline when it fits, on the heap
-/// otherwise). The task frees itself after running `f`.
+/// Builds a task whose closure is `f`, stored in the record: a 128-byte one when it
+/// fits, otherwise a large record (a heap block beyond max_pooled_storage); a closure
+/// aligned beyond 16 bytes goes to the heap on its own. The task frees itself after
+/// running `f`.
 template <class F>
 task* make_task(F&& f, priority p = priority::normal) {
     using closure = std::decay_t<F>;
-    task* t = allocate_task();
-    t->prio = p;
-    if constexpr (sizeof(closure) <= task::storage_size && alignof(closure) <= 16) {
-        ::new (static_cast<void*>(t->storage)) closure(std::forward<F>(f));
+    if constexpr (alignof(closure) > 16) {
+        return make_task([c = new closure(std::forward<F>(f))]() mutable {
+            (*c)();
+            delete c;
+        }, p);
+    } else {
+        constexpr bool small = sizeof(closure) <= task::storage_size;
+        task* t = small ? allocate_task() : allocate_large_task(sizeof(closure));
+        t->prio = p;
+        ::new (t->storage_address()) closure(std::forward<F>(f));
         t->run = [](task* self) noexcept {
             closure* c = self->data<closure>();
             (*c)();
             c->~closure();
-            free_task(self);
+            if constexpr (small) free_task(self);
+            else free_large_task(self);
         };
-    } else {
-        ::new (static_cast<void*>(t->storage)) closure*(new closure(std::forward<F>(f)));
-        t->run = [](task* self) noexcept {
-            closure* c = *self->data<closure*>();
-            (*c)();
-            delete c;
-            free_task(self);
-        };
+        return t;
     }
-    return t;
 }
 
 }  // namespace loom::ext
