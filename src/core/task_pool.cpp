@@ -1,7 +1,7 @@
-// Task records: per-thread caches of free records in front of the heap (record_cache.hpp),
-// so that creating a task costs no allocator call in steady state. Workers keep theirs
-// in the worker; threads outside the pool (foreign threads, the initial thread of a
-// one-worker pool) in static TLS.
+// Task records: per-thread caches of free records and a depot of full batches in front
+// of the heap (record_cache.hpp), so that creating a task costs no allocator call in
+// steady state. Workers keep their cache in the worker; threads outside the pool
+// (foreign threads, the initial thread of a one-worker pool) in static TLS.
 #include <cstddef>
 #include <new>
 
@@ -46,15 +46,24 @@ record_list* list_here(unsigned c) noexcept {
     return o ? &o->lists[c] : nullptr;
 }
 
+core::record_depot g_depots[core::record_classes];
+
 void* take_record(unsigned c) {
-    record_list* l = list_here(c);
-    void* mem = l ? l->take() : nullptr;
-    return mem ? mem : ::operator new(core::record_bytes(c), core::record_alignment);
+    if (record_list* l = list_here(c)) {
+        if (void* mem = l->take()) return mem;
+        if (g_depots[c].refill(*l)) return l->take();
+    }
+    return ::operator new(core::record_bytes(c), core::record_alignment);
 }
 
 void give_record(task* t, unsigned c) noexcept {
     record_list* l = list_here(c);
-    if (!l || !l->give(t, c)) ::operator delete(t, core::record_alignment);
+    if (!l) {
+        ::operator delete(t, core::record_alignment);
+        return;
+    }
+    if (l->count >= core::batch_records(c)) g_depots[c].store(*l);
+    l->push(t);
 }
 
 unsigned class_for(std::size_t storage_bytes) noexcept {

@@ -120,12 +120,13 @@ void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
     if (!p || p == me || p->linked == pass) return;
     p->linked = pass;
     me->npred.fetch_add(1, std::memory_order_relaxed);
-    auto* e = new depnode::edge{me, nullptr};
+    depnode::edge* e = me->take_edge();
+    e->to = me;
     depnode::edge* head = p->succ.load(std::memory_order_acquire);
     do {
         if (head == closed) {
             me->npred.fetch_sub(1, std::memory_order_relaxed);
-            delete e;
+            me->untake_edge();
             return;
         }
         e->next = head;
@@ -253,6 +254,28 @@ void wait_for(const here& h, kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2, km
 
 }  // namespace
 
+depnode::~depnode() {
+    while (edge_block* b = more_edges) {
+        more_edges = b->next;
+        free_raw(reinterpret_cast<ext::task*>(b));
+    }
+}
+
+depnode::edge* depnode::take_edge() {
+    const std::uint32_t i = edges_used++;
+    if (i < inline_edges) return &own_edges[i];
+    const std::uint32_t k = i - inline_edges;
+    if (k / edge_block::capacity == blocks) {  // the first slot of a block not made yet
+        auto* b = ::new (static_cast<void*>(new_record())) edge_block;
+        b->next = more_edges;
+        more_edges = b;
+        ++blocks;
+    }
+    // Slots are taken in order (untake_edge gives back only the last), so slot k is
+    // in the newest block.
+    return &more_edges->e[k % edge_block::capacity];
+}
+
 namespace deps {
 
 void drop_node(depnode* dn) noexcept {
@@ -274,8 +297,7 @@ void task_done(ext::task* rec) noexcept {
     depnode::edge* e = dn->succ.exchange(closed, std::memory_order_acq_rel);
     while (e) {
         depnode::edge* next = e->next;
-        depnode* to = e->to;
-        delete e;
+        depnode* to = e->to;  // e is `to`'s memory: not touched after the count below
         if (to->npred.fetch_sub(1, std::memory_order_acq_rel) == 1) {
             if (to->task) {
                 make_ready(to->task);

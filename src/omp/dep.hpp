@@ -22,13 +22,42 @@ struct depnode {
         depnode* to;
         edge* next;
     };
+    /// Edges beyond the inline ones: a 128-byte record each.
+    struct edge_block {
+        static constexpr unsigned capacity = 7;
+        edge_block* next;
+        edge e[capacity];
+    };
+    static constexpr unsigned inline_edges = 4;
+
     std::atomic<edge*> succ{nullptr};  // successors; `closed` once the task completed
     std::atomic<int> refs{1};        // the task's own + one per place the hash keeps it
     std::atomic<int> npred{1};       // predecessors not done, + 1 while being set up
     std::uint64_t linked = 0;        // parent only: the last edge added here was for this pass
     ext::task* task = nullptr;       // null: a waiting context (waiter)
     ext::wait_slot* waiter = nullptr;
+    // The edges that point here, one in each predecessor's successor list, are this
+    // node's memory: a predecessor reads its edge before it counts npred down, and this
+    // node is freed only after it ran, so after the last of them. Memory of the node's
+    // own thread, then: an edge from the heap, freed by the thread that completed the
+    // predecessor, made two threads meet on the allocator's arena lock (~4 us each
+    // time a dependence chain moved between workers). Written by the parent only.
+    std::uint32_t edges_used = 0;
+    std::uint32_t blocks = 0;         // edge blocks made (more_edges, newest first)
+    edge_block* more_edges = nullptr;
+    edge own_edges[inline_edges];
+
+    depnode() = default;
+    depnode(const depnode&) = delete;
+    depnode& operator=(const depnode&) = delete;
+    ~depnode();
+    /// An edge slot for one more predecessor (the parent, while it adds edges).
+    edge* take_edge();
+    /// Gives back the slot take_edge() returned last (its predecessor had completed).
+    void untake_edge() noexcept { --edges_used; }
 };
+static_assert(sizeof(depnode) <= ext::task::record_size);
+static_assert(sizeof(depnode::edge_block) <= ext::task::record_size);
 
 namespace deps {
 

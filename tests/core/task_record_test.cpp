@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <mutex>
+#include <vector>
 #include <new>
 #include <thread>
 
@@ -121,6 +123,58 @@ TEST(TaskRecords, ARecordFreedOnAnotherThreadJoinsThatThreadsCache) {
         ext::free_large_task(made);
     });
     user.join();
+}
+
+// A producer whose records all die on another thread (a thief ran them) gets them back
+// through the depot of full batches: it takes from the heap only about what is in
+// flight and in the consumer's own list, not one block per record.
+TEST(TaskRecords, RecordsFreedElsewhereComeBackToTheirProducer) {
+    constexpr int total = 100000, chunk = 100;
+    std::mutex m;
+    std::vector<std::vector<ext::task*>> handed;
+    bool done = false;
+    long producer_heap = 0;
+    std::thread consumer([&] {
+        for (;;) {
+            std::vector<ext::task*> got;
+            {
+                std::lock_guard<std::mutex> g(m);
+                if (!handed.empty()) {
+                    got = std::move(handed.back());
+                    handed.pop_back();
+                } else if (done) {
+                    return;
+                }
+            }
+            for (ext::task* t : got) {
+                if (t->size_class == 0) ext::free_task(t);
+                else ext::free_large_task(t);
+            }
+            if (got.empty()) std::this_thread::yield();
+        }
+    });
+    std::thread producer([&] {
+        const long before = t_aligned_news;
+        for (int i = 0; i < total; i += chunk) {
+            std::vector<ext::task*> batch;
+            for (int k = 0; k < chunk; ++k)
+                batch.push_back(k % 2 ? ext::allocate_task() : ext::allocate_large_task(300));
+            for (;;) {  // at most 20 chunks in flight
+                std::lock_guard<std::mutex> g(m);
+                if (handed.size() < 20) {
+                    handed.push_back(std::move(batch));
+                    break;
+                }
+            }
+        }
+        producer_heap = t_aligned_news - before;
+        std::lock_guard<std::mutex> g(m);
+        done = true;
+    });
+    producer.join();
+    consumer.join();
+    // In flight: 20 chunks; in the consumer's lists: a batch per class (512 + 256).
+    EXPECT_LT(producer_heap, 6000) << "of " << total << " records";
 }
 
 template <std::size_t N>
