@@ -148,10 +148,39 @@ struct dep_item {
     bool all;
 };
 
-// Merges the two lists into one, one item per address (differing kinds -> out).
-std::vector<dep_item> collect(kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2, kmp_depend_info* l2) {
-    std::vector<dep_item> v;
-    v.reserve(static_cast<std::size_t>(n1 + n2));
+// The depend items of one construct: in place up to 8 (almost every task), on the
+// heap beyond. A vector per task cost a malloc and a free for every task with depend.
+class dep_items {
+public:
+    explicit dep_items(std::size_t n) {
+        if (n > inline_items) {
+            heap_.resize(n);
+            data_ = heap_.data();
+        }
+    }
+    dep_items(const dep_items&) = delete;
+    dep_items& operator=(const dep_items&) = delete;
+
+    void push_back(const dep_item& d) noexcept { data_[size_++] = d; }  // within n
+    void shrink(std::size_t n) noexcept { size_ = n; }
+    dep_item& operator[](std::size_t i) noexcept { return data_[i]; }
+    dep_item* begin() const noexcept { return data_; }
+    dep_item* end() const noexcept { return data_ + size_; }
+    std::size_t size() const noexcept { return size_; }
+    bool empty() const noexcept { return size_ == 0; }
+    const dep_item& front() const noexcept { return data_[0]; }
+
+private:
+    static constexpr std::size_t inline_items = 8;
+    dep_item own_[inline_items];
+    std::vector<dep_item> heap_;
+    dep_item* data_ = own_;
+    std::size_t size_ = 0;
+};
+
+// Merges the two lists into `v`, one item per address (differing kinds -> out).
+void collect(dep_items& v, kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2,
+             kmp_depend_info* l2) {
     auto add = [&](kmp_int32 n, kmp_depend_info* l) {
         for (kmp_int32 i = 0; i < n; ++i) {
             if (l[i].flags == 0) continue;
@@ -174,14 +203,17 @@ std::vector<dep_item> collect(kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2, k
             }
             v[o++] = v[i];
         }
-        v.resize(o);
+        v.shrink(o);
     }
-    return v;
+}
+
+std::size_t count_of(kmp_int32 n1, kmp_int32 n2) noexcept {
+    return static_cast<std::size_t>(std::max(n1, 0)) + static_cast<std::size_t>(std::max(n2, 0));
 }
 
 // Adds `me` to the graph: edges from its predecessors; with `insert`, `me` also
 // becomes part of the history (a task); without, it only waits (taskwait depend).
-void process(dephash& h, depnode* me, const std::vector<dep_item>& items, bool insert) {
+void process(dephash& h, depnode* me, const dep_items& items, bool insert) {
     const std::uint64_t pass = ++h.pass;
     if (!items.empty() && items.front().all) {
         // omp_all_memory: after every address's last group and the previous all-memory.
@@ -240,7 +272,8 @@ void wait_for(const here& h, kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2, km
     if (n1 + n2 <= 0) return;
     dephash** slot = current_deps_slot(h);
     if (!*slot) return;  // no child with dependences: nothing to wait for
-    std::vector<dep_item> items = collect(n1, l1, n2, l2);
+    dep_items items(count_of(n1, n2));
+    collect(items, n1, l1, n2, l2);
     depnode me;
     ext::wait_slot s;
     me.waiter = &s;
@@ -321,7 +354,8 @@ LOOM_OMP_API kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, kmp_task_t
                                                  kmp_depend_info* noalias_dep_list) {
     here h = current_here();
     ext::task* rec = record_of(kt);
-    std::vector<dep_item> items = collect(ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+    dep_items items(count_of(ndeps, ndeps_noalias));
+    collect(items, ndeps, dep_list, ndeps_noalias, noalias_dep_list);
     if (items.empty()) {
         launch(h, rec, false);
         return 0;
