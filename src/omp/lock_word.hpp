@@ -67,9 +67,8 @@ enum class spin_class : std::uint32_t {
 
 /// Pauses before sleeping, spread over looks at the word with a growing gap (lock_slow).
 /// A pause takes 10 to 140 cycles depending on the core, so the default is a few
-/// microseconds. On an
-/// oversubscribed machine the holder may be descheduled; spinning longer than that only
-/// burns the time slice it needs.
+/// microseconds. On an oversubscribed machine the holder may be descheduled; spinning
+/// longer than that only burns the time slice it needs.
 inline constexpr std::uint32_t spin_rounds(spin_class c) noexcept {
     switch (c) {
     case spin_class::contended: return 4096;

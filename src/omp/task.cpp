@@ -100,7 +100,8 @@ void free_record(ext::task* rec) noexcept {
         x->~extra();
         free_raw(reinterpret_cast<ext::task*>(x));
     }
-    if (rec->flags & f_large) ext::free_large_task(rec);
+    // A large record says so in its header (allocate_large_task sets size_class).
+    if (rec->size_class != 0) ext::free_large_task(rec);
     else free_raw(rec);
 }
 
@@ -214,7 +215,6 @@ kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
         rec = new_record();
     } else {
         rec = ext::allocate_large_task(sizeof(tdata) + need);
-        fl |= f_large;
     }
     tdata* parent = h.rc->current;
     node* pn = parent ? &parent->n : &h.rc->n;

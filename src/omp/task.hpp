@@ -109,7 +109,7 @@ inline constexpr std::size_t inline_room = ext::task::storage_size - sizeof(tdat
 inline constexpr std::uint8_t f_tied = 1;
 inline constexpr std::uint8_t f_final = 2;       // final (its descendants are final and included)
 inline constexpr std::uint8_t f_extra = 4;       // slot holds an extra block
-inline constexpr std::uint8_t f_large = 8;       // from ext::allocate_large_task
+// 8: free
 inline constexpr std::uint8_t f_running = 16;
 inline constexpr std::uint8_t f_requeue = 32;    // untied part asked to run again
 inline constexpr std::uint8_t f_bounced = 64;    // went through its worker's mailbox

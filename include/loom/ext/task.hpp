@@ -41,7 +41,7 @@ struct alignas(64) task {
     task_fn run = nullptr;
     void* owner = nullptr;      // who waits for it (a fork-join group), or null
     std::int16_t home = -1;     // worker it must run on (mailbox), -1 = any
-    std::uint8_t size_class = 0;  // set by allocate_large_task, read by free_large_task
+    std::uint8_t size_class = 0;  // 0: a 128-byte record; else set by allocate_large_task
     priority prio = priority::normal;
     std::uint8_t flags = 0;     // free for the layer that owns the task
     std::uint8_t user = 0;      // free for the layer that owns the task
