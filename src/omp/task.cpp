@@ -639,6 +639,18 @@ LOOM_OMP_API void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t* kt)
 LOOM_OMP_API void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t* kt) {
     here h = current_here();
     ext::task* rec = record_of(kt);
+    // An undeferred untied task: clang's first part (and every part that reaches a
+    // scheduling point) re-queues the task through __kmpc_omp_task on itself and
+    // returns, leaving the rest of the body in later parts (kt->part_id). The
+    // encountering task is suspended until this task completes, so its remaining parts
+    // run here, on this thread, before the task may complete.
+    if (rec->flags & f_requeue) {
+        do {
+            rec->flags &= static_cast<std::uint8_t>(~f_requeue);
+            kt->routine(this_thread()->gtid, kt);
+        } while (rec->flags & f_requeue);
+        h = current_here();  // a part may have waited and resumed on another thread
+    }
     rec->flags &= static_cast<std::uint8_t>(~f_running);
     h.rc->current = parent_is_task(rec) ? reinterpret_cast<tdata*>(parent_node(rec)) : nullptr;
     if (rec->flags & f_destructors) kt->data1.destructors(h.th->gtid, kt);
