@@ -1,6 +1,10 @@
 #include "loop.hpp"
 
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "pool.hpp"
 #include "runtime.hpp"
@@ -55,6 +59,18 @@ void fiber_entry(bctx::transfer_t t) noexcept {
     run_loop();
 }
 
+// A waiting task that cannot get a fresh fiber blocks its worker's thread instead of
+// parking (wait_slot::wait): the program goes on with one worker fewer while it waits.
+void warn_no_fiber_to_park() noexcept {
+    static std::atomic<bool> warned{false};
+    if (warned.exchange(true, std::memory_order_relaxed)) return;
+    std::fprintf(stderr,
+                 "loom: warning: could not map a fiber stack to park a waiting task (%s); it "
+                 "blocks its worker instead (raise ulimit -v or lower LOOM_STACKSIZE / "
+                 "OMP_STACKSIZE)\n",
+                 std::strerror(errno));
+}
+
 fiber* start_fiber(worker& w) noexcept {
     fiber* f = w.take_fiber();
     if (f) f->restart(&fiber_entry);
@@ -76,11 +92,12 @@ void run_task(worker& w, ext::task* t) noexcept {
 }
 
 void enter_loop_from_native(worker& w) {
+    // The pool gave every worker its first fiber before the thread started, so the
+    // cache is never empty here.
     fiber* f = start_fiber(w);
     if (!f) {
-        std::fprintf(stderr, "loom: warning: worker %u could not map a fiber stack; it stays idle\n",
-                     w.index);
-        return;
+        std::fprintf(stderr, "loom: error: worker %u has no fiber to run on\n", w.index);
+        std::abort();
     }
     arrival a{arrival::action::save, &w.native, nullptr, nullptr};
     w.current = &f->ctx;
@@ -91,7 +108,10 @@ void enter_loop_from_native(worker& w) {
 bool park_current(bool (*commit)(context*, void*), void* arg) noexcept {
     worker& w = *this_worker();
     fiber* f = start_fiber(w);
-    if (!f) return false;
+    if (!f) {
+        warn_no_fiber_to_park();
+        return false;  // the caller blocks the thread instead
+    }
     context* self = w.current;
     w.counters.suspensions.add();
     arrival a{arrival::action::park, self, commit, arg};

@@ -3,11 +3,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <system_error>
 
 #include "fence.hpp"
 #include "loop.hpp"
+#include "runtime.hpp"
 
 namespace loom::core {
 
@@ -33,7 +37,8 @@ pool::pool(const config& c)
         slot0.current = &slot0.native;
         set_this_worker(&slot0);
     }
-    start_threads();
+    start_workers();
+    if (workers_.size() < cfg.num_threads) remember_limit(static_cast<unsigned>(workers_.size()));
     victims_.resize(size());
     for (unsigned w = 0; w < size(); ++w)
         for (unsigned v : topo_.victims(w))
@@ -42,20 +47,49 @@ pool::pool(const config& c)
     futex_wake(&gate_, INT32_MAX);
 }
 
-void pool::start_threads() {
-    for (unsigned i = slot0_adopted ? 1 : 0; i < workers_.size(); ++i) {
-        try {
-            workers_[i]->thread = std::thread([this, i] { thread_main(i); });
-        } catch (const std::system_error& e) {
-            std::fprintf(stderr,
-                         "loom: warning: could not start worker thread %u of %zu (%s); "
-                         "continuing with %u workers\n",
-                         i, workers_.size(), e.what(), i);
-            workers_.resize(std::max(i, 1U));
-            if (i == 0) std::fprintf(stderr, "loom: warning: no worker thread could be started; "
-                                             "tasks will not run\n");
-            return;
+// A worker counts only once it can run: it needs a thread (but slot 0) and, for its
+// loop, a fiber. Each worker gets both here, in turn, before any of them runs (the
+// threads wait at the gate); the first worker that cannot get one (address-space or
+// thread limits: ulimit -v, ulimit -u) is dropped with those after it and the pool is
+// smaller. A counted worker that never ran would leave an OpenMP team waiting for it
+// forever. Fiber and thread are taken together so that neither kind of stack uses up
+// the address space the other needs.
+void pool::start_workers() {
+    for (unsigned i = 0; i < workers_.size(); ++i) {
+        const char* failed = nullptr;
+        int err = 0;
+        if (fiber* f = fiber::create(cfg.stack_size)) {
+            workers_[i]->counters.fibers_created.add();
+            workers_[i]->give_back(f);
+        } else {
+            failed = "map a fiber stack for";
+            err = errno;
         }
+        if (!failed && !(slot0_adopted && i == 0)) {
+            try {
+                workers_[i]->thread = std::thread([this, i] { thread_main(i); });
+            } catch (const std::system_error& e) {
+                failed = "start a thread for";
+                err = e.code().value();
+            }
+        }
+        if (!failed) continue;
+        if (i == 0) {
+            std::fprintf(stderr,
+                         "loom: error: could not %s the first worker (%s); no task can run. Raise "
+                         "the limits (ulimit -v, ulimit -u) or lower LOOM_STACKSIZE / "
+                         "OMP_STACKSIZE (fiber stacks of %zu KiB).\n",
+                         failed, std::strerror(err), cfg.stack_size / 1024);
+            std::abort();
+        }
+        std::fprintf(stderr,
+                     "loom: warning: could not %s worker %u of %zu (%s); continuing with %u "
+                     "worker%s (limits: ulimit -v, ulimit -u; fiber stacks of %zu KiB, "
+                     "LOOM_STACKSIZE / OMP_STACKSIZE)\n",
+                     failed, i, workers_.size(), std::strerror(err), i, i == 1 ? "" : "s",
+                     cfg.stack_size / 1024);
+        workers_.resize(i);
+        return;
     }
 }
 

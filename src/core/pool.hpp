@@ -22,7 +22,9 @@ public:
     /// more workers, becomes slot 0: it works while it waits inside the runtime. Any
     /// other starter stays outside and all workers are pool threads (a one-worker pool
     /// too, so that work never waits for a thread that may not come back). If the OS
-    /// refuses a thread, the pool continues with fewer workers and says so once.
+    /// refuses a thread or a worker's first fiber stack, the pool continues with the
+    /// workers that can run and says so once; later pools of the process are capped at
+    /// that size without trying again (worker_limit()).
     explicit pool(const config& cfg);
     /// Stops and joins the pool threads. Call only once quiescent (see drain()).
     ~pool();
@@ -68,7 +70,7 @@ public:
 
 private:
     [[nodiscard]] bool quiescent() const noexcept;
-    void start_threads();
+    void start_workers();
     void thread_main(unsigned index);
 
     topology topo_;

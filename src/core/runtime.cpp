@@ -11,10 +11,15 @@ std::atomic<pool*> g_pool{nullptr};
 
 namespace {
 
+std::atomic<unsigned> g_worker_limit{0};
+
 std::mutex g_lifecycle;  // serialises start and shutdown
 
 pool* start_locked(const ext::pool_options& opts) {
-    auto* p = new pool(resolve_config(opts));
+    config c = resolve_config(opts);
+    // Capped silently: the refusal that set the limit was reported when it happened.
+    if (unsigned limit = worker_limit(); limit > 0 && c.num_threads > limit) c.num_threads = limit;
+    auto* p = new pool(c);
     g_pool.store(p, std::memory_order_release);
     return p;
 }
@@ -24,6 +29,7 @@ pool* start_locked(const ext::pool_options& opts) {
 // may be in any state) and builds a new one lazily on first use.
 void forget_pool_in_child() noexcept {
     g_pool.store(nullptr, std::memory_order_relaxed);
+    g_worker_limit.store(0, std::memory_order_relaxed);  // the child may try once more
     new (&g_lifecycle) std::mutex();
     set_this_worker(nullptr);
 }
@@ -46,6 +52,15 @@ process_hooks g_hooks;
 
 }  // namespace
 
+unsigned worker_limit() noexcept { return g_worker_limit.load(std::memory_order_relaxed); }
+
+void remember_limit(unsigned workers) noexcept {
+    unsigned cur = g_worker_limit.load(std::memory_order_relaxed);
+    while ((cur == 0 || workers < cur) &&
+           !g_worker_limit.compare_exchange_weak(cur, workers, std::memory_order_relaxed)) {
+    }
+}
+
 pool& start_pool() {
     std::lock_guard guard(g_lifecycle);
     if (pool* p = g_pool.load(std::memory_order_relaxed)) return *p;
@@ -66,6 +81,8 @@ bool start(const pool_options& opts) {
 void ensure_started() { core::ensure_pool(); }
 
 bool running() noexcept { return core::current_pool() != nullptr; }
+
+unsigned worker_limit() noexcept { return core::worker_limit(); }
 
 void abandon_at_exit() noexcept { core::g_abandon_at_exit.store(true, std::memory_order_relaxed); }
 

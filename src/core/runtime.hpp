@@ -11,6 +11,11 @@ extern std::atomic<pool*> g_pool;  // runtime.cpp
 
 /// The running pool, or null. Stable while any task runs (shutdown drains first).
 inline pool* current_pool() noexcept { return g_pool.load(std::memory_order_acquire); }
+/// The most workers a pool of this process could start (a thread or a first fiber
+/// stack refused at that count), or 0 while nothing was refused. Pools started later
+/// are capped there, so a failure is met and reported once, not at every start.
+unsigned worker_limit() noexcept;
+void remember_limit(unsigned workers) noexcept;
 /// Starts the pool from the environment unless one runs (runtime.cpp).
 pool& start_pool();
 /// The running pool, started from the environment if there is none.

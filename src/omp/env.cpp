@@ -228,7 +228,11 @@ void parse_stacksize(global_icvs& g) {
                  "using the default stack size instead", name, v);
             continue;
         }
-        g.stacksize = bytes;  // OMP_STACKSIZE, parsed last, wins
+        const std::size_t used = clamp_stacksize(bytes);
+        if (used != bytes)
+            warn("%s='%s' is outside the fiber stack sizes loom supports (64K to 1G); using %zuK "
+                 "instead", name, v, used >> 10);
+        g.stacksize = used;  // OMP_STACKSIZE, parsed last, wins
     }
     if (g.stacksize == 0 && !env("LOOM_STACKSIZE")) g.stacksize = main_stack_limit();
 }

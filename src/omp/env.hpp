@@ -3,6 +3,7 @@
 // what is used instead; nothing else is printed.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,14 @@ namespace loom::omp {
 
 /// Fills `g` from the environment (called once, from globals()).
 void parse_environment(global_icvs& g);
+
+/// A requested fiber stack size brought into the scheduler's bounds (src/core/config.cpp:
+/// below 64 KiB a fiber cannot hold the runtime's own frames; beyond 1 GiB a
+/// reservation per fiber is unreasonable).
+inline std::size_t clamp_stacksize(std::size_t bytes) {
+    constexpr std::size_t lo = std::size_t{64} << 10, hi = std::size_t{1} << 30;
+    return bytes < lo ? lo : bytes > hi ? hi : bytes;
+}
 
 /// Prints "loom: warning: ..." on stderr unless warnings are off (kmp_set_warnings_off).
 void warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -18,7 +18,9 @@ LOOM_OMP_API std::size_t kmp_get_stacksize_s() {
 }
 LOOM_OMP_API int kmp_get_stacksize() { return static_cast<int>(kmp_get_stacksize_s()); }
 // Takes effect when the pool (re)starts.
-LOOM_OMP_API void kmp_set_stacksize_s(std::size_t s) { if (s) globals().stacksize = s; }
+LOOM_OMP_API void kmp_set_stacksize_s(std::size_t s) {
+    if (s) globals().stacksize = clamp_stacksize(s);  // what kmp_get_stacksize_s reports is in force
+}
 LOOM_OMP_API void kmp_set_stacksize(int s) { if (s > 0) kmp_set_stacksize_s(static_cast<std::size_t>(s)); }
 
 LOOM_OMP_API int kmp_get_blocktime() { return blocktime_ms(); }

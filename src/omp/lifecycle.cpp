@@ -122,6 +122,9 @@ int pool_size() {
 
 int try_grow_pool(int n) {
     int cur = pool_size();
+    // The OS refused a worker at `limit` before (reported then): asking again at every
+    // region would rebuild the pool and repeat the refusal each time.
+    if (const int limit = static_cast<int>(ext::worker_limit()); limit > 0 && n > limit) n = limit;
     if (n <= cur || n > static_cast<int>(claims::max_workers)) return cur;
     if (ext::current_worker() != 0) return cur;  // only the thread in slot 0
     thread_state* th = this_thread();

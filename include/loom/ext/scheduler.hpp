@@ -42,6 +42,9 @@ LOOM_EXPORT void abandon_at_exit() noexcept;
 /// Starts the pool from the environment if it is not running (lazy start).
 LOOM_EXPORT void ensure_started();
 
+/// The most workers a pool of this process can have: the count at which the OS
+/// refused a worker thread or its first fiber stack, or 0 while nothing was refused.
+LOOM_EXPORT unsigned worker_limit() noexcept;
 /// Number of workers (slot 0 included); starts the pool if needed.
 LOOM_EXPORT unsigned worker_count();
 /// Index of the worker the caller runs on, or -1 for a thread outside the pool. The
