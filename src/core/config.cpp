@@ -177,6 +177,7 @@ config resolve_config(const ext::pool_options& opts) {
     c.stack_size = resolve_stack(opts);
     c.spin_us = resolve_spin(opts);
     c.pin_workers = resolve_pin(opts);
+    c.cpus = usable_cpus();
     return c;
 }
 

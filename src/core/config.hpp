@@ -16,6 +16,7 @@ struct config {
     std::size_t stack_size = std::size_t{1} << 20;
     long spin_us = 100;
     bool pin_workers = true;
+    unsigned cpus = 1;  // usable_cpus() when resolved: more workers than this oversubscribe
 };
 
 /// Applies the precedence rules; prints one warning per malformed variable.

@@ -38,6 +38,7 @@ pool::pool(const config& c)
         set_this_worker(&slot0);
     }
     start_workers();
+    oversubscribed_ = workers_.size() > cfg.cpus;
     if (workers_.size() < cfg.num_threads) remember_limit(static_cast<unsigned>(workers_.size()));
     victims_.resize(size());
     for (unsigned w = 0; w < size(); ++w)

@@ -32,6 +32,9 @@ public:
     pool& operator=(const pool&) = delete;
 
     [[nodiscard]] unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()); }
+    /// More workers than CPUs the process may use: a spinning worker may hold the CPU
+    /// the thread it waits for needs, so idle spinning yields every round.
+    [[nodiscard]] bool oversubscribed() const noexcept { return oversubscribed_; }
     worker& at(unsigned i) noexcept { return *workers_[i]; }
     [[nodiscard]] const std::vector<unsigned>& victims(unsigned i) const noexcept { return victims_[i]; }
     [[nodiscard]] const std::vector<unsigned>& place(unsigned i) const { return topo_.place(i); }
@@ -80,6 +83,7 @@ private:
     cpu_set_t slot0_mask_{};
     bool slot0_rebind_ = false;
     std::vector<std::unique_ptr<worker>> workers_;
+    bool oversubscribed_ = false;
     std::vector<std::vector<unsigned>> victims_;
     std::atomic<std::uint32_t> gate_{0};  // pool threads wait here until construction ends
     std::atomic<ext::wait_slot*> drain_slot_{nullptr};

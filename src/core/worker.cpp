@@ -122,8 +122,13 @@ ext::task* worker::find_work() noexcept {
             if (owner.drain_pending()) owner.check_drained();
             // An adopted slot 0 never leaves on stop: its thread is parked waiting.
             if (owner.stopping.load(std::memory_order_acquire) && !owner.is_adopted(*this)) return nullptr;
-            for (int i = 0; i < 32; ++i) cpu_relax();
-            if ((round & 15) == 15) {
+            // Oversubscribed: the thread that will make work (or that others wait for)
+            // may be queued behind this one on its CPU; give the CPU away every round.
+            const bool give_up = owner.oversubscribed();
+            if (give_up) sched_yield();
+            else
+                for (int i = 0; i < 32; ++i) cpu_relax();
+            if (give_up || (round & 15) == 15) {
                 if (clock::now() - start >= budget) break;
                 if ((round & 255) == 255) sched_yield();
             }

@@ -129,7 +129,19 @@ void wait_until(Done done, sleeper& s, implicit_task* it) {
         auto start = std::chrono::steady_clock::now();
         for (unsigned i = 1;; ++i) {
             if (done()) return;
-            if (g_task_hooks.run_one && it && g_task_hooks.run_one(it)) continue;
+            if (g_task_hooks.run_one && it && g_task_hooks.run_one(it)) {
+                // Ran a task or lent the worker for a round: the budget counts that too.
+                // Before, this path never checked it, so while any member had tasks every
+                // waiting member cycled (lend, resume, lend) without ever sleeping: with
+                // hundreds of members on 2 CPUs the member creating the tasks got a
+                // sliver of a CPU and regions stalled for seconds. Once asleep, the
+                // member's worker still runs the team's tasks from its loop.
+                if (spins != ~0u) std::this_thread::yield();
+                if (budget > 0 &&
+                    std::chrono::steady_clock::now() - start > std::chrono::microseconds(budget))
+                    break;
+                continue;
+            }
             pause_then_yield(i, spins);
             if ((i & 255) == 0 && budget > 0 &&
                 std::chrono::steady_clock::now() - start > std::chrono::microseconds(budget))
