@@ -21,7 +21,7 @@ struct runtime_options {
     unsigned num_threads = 0;    // workers, the starting thread (slot 0) included
     std::size_t stack_size = 0;  // bytes per fiber stack
     long spin_us = -1;           // idle spin before a worker sleeps
-    bool pin_workers = true;     // bind each worker to its place
+    int pin_workers = -1;        // 1: bind each worker to its place; 0: never; -1: LOOM_PIN (default: no)
 };
 
 /// RAII owner of the pool. The constructor starts the pool with `opts` (the calling

@@ -106,17 +106,21 @@ long resolve_spin(const ext::pool_options& opts) {
     return fallback;
 }
 
-// LOOM_PIN=false|0|no|off leaves every thread where the OS puts it.
+// LOOM_PIN=true|1|yes|on binds each worker to its place. Not by default: loom is a
+// guest, and the binding of the adopted main thread would leak into what the process
+// sees (omp_get_num_procs through the mask, nproc in a child, other libraries' thread
+// pools created later, which all inherit it). OpenMP binding (OMP_PROC_BIND,
+// OMP_PLACES) is the OpenMP layer's, on request.
 bool resolve_pin(const ext::pool_options& opts) {
-    if (!opts.pin_workers) return false;
+    if (opts.pin_workers >= 0) return opts.pin_workers > 0;
     const char* raw = env("LOOM_PIN");
-    if (!raw) return true;
+    if (!raw) return false;
     std::string v = trim(raw);
     std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
     if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
     if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-    warn_bad_value("LOOM_PIN", raw, "is not true/false (1/0, yes/no, on/off)", "true");
-    return true;
+    warn_bad_value("LOOM_PIN", raw, "is not true/false (1/0, yes/no, on/off)", "false");
+    return false;
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ struct config {
     unsigned num_threads = 1;
     std::size_t stack_size = std::size_t{1} << 20;
     long spin_us = 100;
-    bool pin_workers = true;
+    bool pin_workers = false;
     unsigned cpus = 1;  // usable_cpus() when resolved: more workers than this oversubscribe
 };
 

@@ -25,10 +25,11 @@ pool::pool(const config& c)
     for (unsigned i = 0; i < cfg.num_threads; ++i) workers_.push_back(std::make_unique<worker>(*this, i));
     if (slot0_adopted) {
         worker& slot0 = *workers_[0];
-        // Slot 0 is a worker like the others: left unbound, the OS may run it on a
-        // CPU where a pinned worker spins, and a team of two then shares one CPU
-        // (measured: 30x slower OpenMP fork/join). Threads the main thread creates
-        // later inherit this binding, as with OMP_PROC_BIND; LOOM_PIN=false avoids it.
+        // Only on request (LOOM_PIN=true). Slot 0 is then a worker like the others:
+        // left unbound, the OS may run it on a CPU where a pinned worker spins, and a
+        // team of two then shares one CPU (measured: 30x slower OpenMP fork/join).
+        // Threads the main thread creates later inherit this binding, as with
+        // OMP_PROC_BIND; the mask is given back when the pool ends.
         if (cfg.pin_workers) {
             slot0_rebind_ = sched_getaffinity(0, sizeof slot0_mask_, &slot0_mask_) == 0;
             topo_.bind_current_thread(0);

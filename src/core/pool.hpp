@@ -3,6 +3,7 @@
 #pragma once
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <memory>
@@ -66,6 +67,11 @@ public:
     void drain();
     /// Called by a worker that found nothing to do: finishes a drain in progress.
     void check_drained() noexcept;
+    /// In a fork child: gives the forking thread the mask it had before slot 0 was
+    /// bound (LOOM_PIN=true), so the child's own pool and programs see the process's.
+    void restore_slot0_mask_in_child() const noexcept {
+        if (slot0_rebind_ && gettid() == getpid()) sched_setaffinity(0, sizeof slot0_mask_, &slot0_mask_);
+    }
     /// A drain waits for the last completion (cheap: one relaxed load).
     [[nodiscard]] bool drain_pending() const noexcept {
         return drain_slot_.load(std::memory_order_relaxed) != nullptr;

@@ -28,6 +28,7 @@ pool* start_locked(const ext::pool_options& opts) {
 // and their queues unreachable. The child forgets the pool (leaking it: its memory
 // may be in any state) and builds a new one lazily on first use.
 void forget_pool_in_child() noexcept {
+    if (pool* p = g_pool.load(std::memory_order_relaxed)) p->restore_slot0_mask_in_child();
     g_pool.store(nullptr, std::memory_order_relaxed);
     g_worker_limit.store(0, std::memory_order_relaxed);  // the child may try once more
     new (&g_lifecycle) std::mutex();

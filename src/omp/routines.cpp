@@ -74,12 +74,11 @@ LOOM_OMP_API int omp_get_max_threads() {
 
 LOOM_OMP_API int omp_get_thread_num() { return current_task()->tid; }
 
+// The processors available to the process, counted once before the pool starts (as
+// libomp's __kmp_avail_proc): binding a thread (OMP_PROC_BIND, LOOM_PIN) changes that
+// thread's mask, not what the process may use.
 LOOM_OMP_API int omp_get_num_procs() {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-    int n = CPU_COUNT(&set);
-    return n > 0 ? n : 1;
+    return static_cast<int>(process_cpu_count());
 }
 
 LOOM_OMP_API int omp_in_parallel() { return current_task()->active_level > 0; }

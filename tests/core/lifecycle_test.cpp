@@ -58,6 +58,7 @@ TEST(Lifecycle, MainThreadMaskComesBackWhenThePoolEnds) {
     for (int round = 0; round < 2; ++round) {
         ext::pool_options o;
         o.num_threads = 2;
+        o.pin_workers = 1;  // binding asked for: the main thread is bound while the pool runs
         ASSERT_TRUE(ext::start(o));
         EXPECT_NE(ext::worker_place(0), ext::worker_place(1)) << "round " << round;
         ext::shutdown();

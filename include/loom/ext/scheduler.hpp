@@ -22,7 +22,7 @@ struct pool_options {
     unsigned num_threads = 0;     // workers, slot 0 included; 0 = LOOM_NUM_THREADS etc.
     std::size_t stack_size = 0;   // bytes per fiber stack; 0 = LOOM_STACKSIZE or 1 MiB
     long spin_us = -1;            // idle spin before sleeping; -1 = LOOM_SPIN_US or 100
-    bool pin_workers = true;      // bind each worker to its place
+    int pin_workers = -1;         // 1: bind each worker to its place; 0: never; -1: LOOM_PIN (default: no)
 };
 
 /// Starts the pool with `opts` if it is not running; returns false (and changes
