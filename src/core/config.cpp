@@ -175,6 +175,21 @@ void warn_bad_value(const char* variable, const std::string& value, const char* 
                  instead.c_str());
 }
 
+double resolve_exit_timeout() {
+    constexpr double fallback = 5.0;
+    const char* raw = env("LOOM_EXIT_TIMEOUT");
+    if (!raw) return fallback;
+    std::string v = trim(raw);
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (v == "infinite" || v == "infinity") return -1.0;
+    char* end = nullptr;
+    errno = 0;
+    const double s = std::strtod(v.c_str(), &end);
+    if (!v.empty() && end && *end == '\0' && errno == 0 && std::isfinite(s)) return s < 0 ? -1.0 : s;
+    warn_bad_value("LOOM_EXIT_TIMEOUT", raw, "is not a number of seconds or 'infinite'", "5");
+    return fallback;
+}
+
 config resolve_config(const ext::pool_options& opts) {
     config c;
     c.num_threads = resolve_threads(opts);

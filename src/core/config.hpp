@@ -22,6 +22,10 @@ struct config {
 /// Applies the precedence rules; prints one warning per malformed variable.
 config resolve_config(const ext::pool_options& opts);
 
+/// LOOM_EXIT_TIMEOUT: seconds the exit drain waits for work in flight (default 5;
+/// `infinite` or a negative number: no bound). One warning for a malformed value.
+double resolve_exit_timeout();
+
 /// CPUs this process may use: the affinity mask, capped by a cgroup CPU quota.
 unsigned usable_cpus();
 

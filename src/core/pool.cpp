@@ -155,6 +155,18 @@ bool pool::quiescent() const noexcept {
     return done == submitted;
 }
 
+std::uint64_t pool::in_flight() const noexcept {
+    std::uint64_t done = 0, submitted = foreign_submitted.load(std::memory_order_acquire);
+    for (auto& w : workers_) done += w->counters.completed.get(std::memory_order_acquire);
+    for (auto& w : workers_) submitted += w->counters.submitted.get(std::memory_order_acquire);
+    return submitted > done ? submitted - done : 0;
+}
+
+void pool::stop_taking_work() noexcept {
+    stopping.store(true, std::memory_order_seq_cst);
+    for (auto& w : workers_) wake(*w);
+}
+
 void pool::drain() {
     ext::wait_slot slot;
     drain_slot_.store(&slot, std::memory_order_seq_cst);

@@ -65,6 +65,13 @@ public:
     std::atomic<std::uint64_t> foreign_submitted{0};
     /// Blocks (or parks) until every submitted task has completed.
     void drain();
+    /// Every submitted task has completed (a snapshot; see quiescent()).
+    [[nodiscard]] bool quiescent_now() const noexcept { return quiescent(); }
+    /// Tasks submitted and not completed: queued, running or parked.
+    [[nodiscard]] std::uint64_t in_flight() const noexcept;
+    /// Exit gave up on the work in flight: workers take no further task and leave their
+    /// loops (a task running now runs on; the threads are left to the process's end).
+    void stop_taking_work() noexcept;
     /// Called by a worker that found nothing to do: finishes a drain in progress.
     void check_drained() noexcept;
     /// In a fork child: gives the forking thread the mask it had before slot 0 was

@@ -19,6 +19,7 @@ pool* start_locked(const ext::pool_options& opts) {
     config c = resolve_config(opts);
     // Capped silently: the refusal that set the limit was reported when it happened.
     if (unsigned limit = worker_limit(); limit > 0 && c.num_threads > limit) c.num_threads = limit;
+    arm_exit_drain();
     auto* p = new pool(c);
     g_pool.store(p, std::memory_order_release);
     return p;
@@ -61,6 +62,8 @@ void remember_limit(unsigned workers) noexcept {
            !g_worker_limit.compare_exchange_weak(cur, workers, std::memory_order_relaxed)) {
     }
 }
+
+bool abandoning_at_exit() noexcept { return g_abandon_at_exit.load(std::memory_order_relaxed); }
 
 pool& start_pool() {
     std::lock_guard guard(g_lifecycle);

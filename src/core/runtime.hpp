@@ -16,6 +16,10 @@ inline pool* current_pool() noexcept { return g_pool.load(std::memory_order_acqu
 /// are capped there, so a failure is met and reported once, not at every start.
 unsigned worker_limit() noexcept;
 void remember_limit(unsigned workers) noexcept;
+/// Registers the exit drain (exit_drain.cpp) once per process; called at pool start.
+void arm_exit_drain();
+/// True once the exit path gave up on the tasks in flight (ext::abandon_at_exit).
+bool abandoning_at_exit() noexcept;
 /// Starts the pool from the environment unless one runs (runtime.cpp).
 pool& start_pool();
 /// The running pool, started from the environment if there is none.

@@ -116,6 +116,9 @@ ext::task* worker::find_work() noexcept {
     for (;;) {
         auto start = clock::now();
         for (unsigned round = 0;; ++round) {
+            // Stopping comes after the last task in a shutdown, but before the queued
+            // ones when exit abandons them: none may start once destructors may run.
+            if (owner.stopping.load(std::memory_order_acquire) && !owner.is_adopted(*this)) return nullptr;
             if (ext::task* t = try_get()) return t;
             // Not only before sleeping: with a long spin budget (KMP_BLOCKTIME=1000 gives
             // 1 s) the drain at exit or pause would wait that long for its last check.

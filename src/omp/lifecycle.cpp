@@ -55,11 +55,15 @@ std::atomic<bool> g_oversubscribed{false};
 // exit() called inside a region (g_in_flight counts regions not yet left; exit does not
 // unwind): the members wait for a master that is gone, so draining the scheduler would
 // never end. libomp, too, leaves such threads to the process's end.
+void note_process_exiting() {
+    g_exiting.store(true, std::memory_order_relaxed);
+    if (g_in_flight.load(std::memory_order_seq_cst) > 0) ext::abandon_at_exit();
+}
+// Run first by the scheduler's exit drain (ext::add_exit_hook, before it waits for the
+// lingering members' tasks); the destructor covers an exit that reaches libloom's own
+// exit hook without it.
 struct exit_watch {
-    ~exit_watch() {
-        g_exiting.store(true, std::memory_order_relaxed);
-        if (g_in_flight.load(std::memory_order_seq_cst) > 0) ext::abandon_at_exit();
-    }
+    ~exit_watch() { note_process_exiting(); }
 } g_exit_watch;
 
 ext::pool_options options(unsigned n) {
@@ -87,6 +91,7 @@ void after_fork_child() {
 
 void first_use() {
     pthread_atfork(nullptr, nullptr, after_fork_child);
+    ext::add_exit_hook(&note_process_exiting);
     const global_icvs& g = globals();
     if (g.display_env) display_env(g.display_env == 2);
     display_settings_if_asked();

@@ -39,6 +39,10 @@ LOOM_EXPORT bool running() noexcept;
 /// (exit() called inside an OpenMP region whose members wait for their master): the
 /// exit hook then leaves the pool's threads to the process's end instead of draining.
 LOOM_EXPORT void abandon_at_exit() noexcept;
+/// Runs `hook` at the start of the exit drain, before it waits for work in flight (in
+/// registration order, once): a layer whose tasks wait for a signal only exit gives
+/// (lingering OpenMP members) sends it there.
+LOOM_EXPORT void add_exit_hook(void (*hook)());
 /// Starts the pool from the environment if it is not running (lazy start).
 LOOM_EXPORT void ensure_started();
 
