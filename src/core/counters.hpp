@@ -28,6 +28,7 @@ struct worker_counters {
     counter sleeps;
     counter fibers_created;
     counter suspensions;
+    counter resumptions;  // parked contexts taken up again: parked = suspensions - these
     // For quiescence (shutdown): ordinary tasks submitted by / completed on this worker.
     counter submitted;
     counter completed;

@@ -65,11 +65,14 @@ void drain_at_exit() {
         ext::shutdown();
         return;
     }
-    const std::uint64_t left = p->in_flight();
+    const pool::unfinished_work u = p->unfinished();
     std::fprintf(stderr,
-                 "loom: warning: at exit, %llu task%s still queued, running or waiting after "
-                 "%g s (LOOM_EXIT_TIMEOUT); abandoned: queued ones will not run\n",
-                 static_cast<unsigned long long>(left), left == 1 ? " is" : "s are", limit);
+                 "loom: warning: at exit, %llu task%s unfinished after %g s (LOOM_EXIT_TIMEOUT): "
+                 "%llu queued, %llu running, %llu parked; abandoned: queued and parked ones "
+                 "will not run\n",
+                 static_cast<unsigned long long>(u.total), u.total == 1 ? " is" : "s are", limit,
+                 static_cast<unsigned long long>(u.queued), static_cast<unsigned long long>(u.running),
+                 static_cast<unsigned long long>(u.parked));
     ext::abandon_at_exit();
     p->stop_taking_work();
 }

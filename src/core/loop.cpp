@@ -48,7 +48,11 @@ void on_arrival(bctx::transfer_t t) noexcept {
         worker& w = *this_worker();  // asked anew: the fiber may have migrated
         ext::task* t = w.find_work();
         if (!t) switch_and_recycle(w, &w.native);  // pool stops
-        if (t->kind == context::resume_kind) switch_and_recycle(w, context::of(t));
+        if (t->kind == context::resume_kind) {
+            w.counters.resumptions.add();
+            w.in_task.store(true, std::memory_order_relaxed);
+            switch_and_recycle(w, context::of(t));
+        }
         run_task(w, t);
     }
 }
@@ -56,6 +60,7 @@ void on_arrival(bctx::transfer_t t) noexcept {
 void fiber_entry(bctx::transfer_t t) noexcept {
     finish_switch(nullptr);
     on_arrival(t);
+    this_worker()->in_task.store(false, std::memory_order_relaxed);  // its task parked
     run_loop();
 }
 
@@ -84,9 +89,11 @@ void run_task(worker& w, ext::task* t) noexcept {
     // resumes there (OpenMP implicit tasks keep their worker for threadprivate data).
     // Any other task may resume anywhere.
     w.current->tied = t->home;
+    w.in_task.store(true, std::memory_order_relaxed);
     t->run(t);
     // `w` is stale if the task parked and resumed elsewhere: count where we are now.
     worker& now = *this_worker();
+    now.in_task.store(false, std::memory_order_relaxed);
     now.counters.tasks_run.add();
     now.counters.completed.add();
 }

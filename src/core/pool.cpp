@@ -155,11 +155,25 @@ bool pool::quiescent() const noexcept {
     return done == submitted;
 }
 
-std::uint64_t pool::in_flight() const noexcept {
+// Running: workers inside a task now. Parked: contexts suspended and not yet taken up
+// again (a waiting task; at exit the adopted main thread is not among them). Queued:
+// the rest, submitted but not started.
+pool::unfinished_work pool::unfinished() const noexcept {
     std::uint64_t done = 0, submitted = foreign_submitted.load(std::memory_order_acquire);
-    for (auto& w : workers_) done += w->counters.completed.get(std::memory_order_acquire);
+    std::uint64_t running = 0, parks = 0, resumes = 0;
+    for (auto& w : workers_) {
+        done += w->counters.completed.get(std::memory_order_acquire);
+        parks += w->counters.suspensions.get();
+        resumes += w->counters.resumptions.get();
+        running += w->in_task.load(std::memory_order_relaxed) ? 1 : 0;
+    }
     for (auto& w : workers_) submitted += w->counters.submitted.get(std::memory_order_acquire);
-    return submitted > done ? submitted - done : 0;
+    unfinished_work u;
+    u.total = submitted > done ? submitted - done : 0;
+    u.running = std::min(running, u.total);
+    u.parked = std::min(parks > resumes ? parks - resumes : 0, u.total - u.running);
+    u.queued = u.total - u.running - u.parked;
+    return u;
 }
 
 void pool::stop_taking_work() noexcept {

@@ -67,8 +67,12 @@ public:
     void drain();
     /// Every submitted task has completed (a snapshot; see quiescent()).
     [[nodiscard]] bool quiescent_now() const noexcept { return quiescent(); }
-    /// Tasks submitted and not completed: queued, running or parked.
-    [[nodiscard]] std::uint64_t in_flight() const noexcept;
+    /// Tasks submitted and not completed: queued (not started), running, and parked
+    /// (started, waiting). A snapshot of racing counters, exact only at rest.
+    struct unfinished_work {
+        std::uint64_t total = 0, queued = 0, running = 0, parked = 0;
+    };
+    [[nodiscard]] unfinished_work unfinished() const noexcept;
     /// Exit gave up on the work in flight: workers take no further task and leave their
     /// loops (a task running now runs on; the threads are left to the process's end).
     void stop_taking_work() noexcept;

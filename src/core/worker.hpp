@@ -39,6 +39,9 @@ public:
     // ---- state of the thread running as this worker (touched by that thread only)
     alignas(64) context native;       // the thread's own stack
     context* current = nullptr;       // the context running now
+    // True while `current` runs a task (not the worker loop): what is running when the
+    // exit gives up on unfinished work (exit_drain.cpp). Written by this worker only.
+    std::atomic<bool> in_task{false};
     std::vector<fiber*> fiber_cache;  // idle fibers ready to restart
     record_cache records;             // free task records (task_pool.cpp)
     std::uint64_t rng = 0;
