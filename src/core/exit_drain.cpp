@@ -59,7 +59,13 @@ void drain_at_exit() {
     pool* p = current_pool();
     if (!p || abandoning_at_exit()) return;
     worker* w = this_worker();
-    if (w && !p->is_adopted(*w)) return;  // exit() from a pool thread: it cannot join itself
+    // exit() from a pool thread, or from a task the main thread runs: the caller is
+    // itself work in flight and can wait for neither itself nor its thread. The rest
+    // is left to the process's end, as libomp does with its threads.
+    if (w && (!p->is_adopted(*w) || w->current != &w->native)) {
+        ext::abandon_at_exit();
+        return;
+    }
     const double limit = resolve_exit_timeout();
     if (wait_quiescent(*p, limit)) {
         ext::shutdown();

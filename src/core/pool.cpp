@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "fence.hpp"
+#include "futex.hpp"
 #include "loop.hpp"
 #include "runtime.hpp"
 
@@ -177,8 +178,13 @@ pool::unfinished_work pool::unfinished() const noexcept {
 }
 
 void pool::stop_taking_work() noexcept {
-    stopping.store(true, std::memory_order_seq_cst);
+    abandoned.store(true, std::memory_order_seq_cst);
     for (auto& w : workers_) wake(*w);
+}
+
+[[noreturn]] void pool::hold_forever() noexcept {
+    static std::atomic<std::uint32_t> never{0};
+    for (;;) futex_wait(&never, 0);
 }
 
 void pool::drain() {

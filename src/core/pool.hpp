@@ -60,6 +60,9 @@ public:
     alignas(64) std::atomic<unsigned> sleepers{0};
     alignas(64) std::atomic<long> high_pending{0};  // high-priority tasks queued anywhere
     std::atomic<bool> stopping{false};
+    std::atomic<bool> abandoned{false};  // exit gave up on the work in flight
+    /// Where a worker waits once `abandoned`: until the process ends.
+    [[noreturn]] static void hold_forever() noexcept;
 
     // ---- quiescence for shutdown
     std::atomic<std::uint64_t> foreign_submitted{0};
@@ -73,8 +76,8 @@ public:
         std::uint64_t total = 0, queued = 0, running = 0, parked = 0;
     };
     [[nodiscard]] unfinished_work unfinished() const noexcept;
-    /// Exit gave up on the work in flight: workers take no further task and leave their
-    /// loops (a task running now runs on; the threads are left to the process's end).
+    /// Exit gave up on the work in flight: workers start no further task and wait
+    /// until the process ends (a task running now runs on).
     void stop_taking_work() noexcept;
     /// Called by a worker that found nothing to do: finishes a drain in progress.
     void check_drained() noexcept;

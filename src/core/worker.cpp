@@ -116,9 +116,10 @@ ext::task* worker::find_work() noexcept {
     for (;;) {
         auto start = clock::now();
         for (unsigned round = 0;; ++round) {
-            // Stopping comes after the last task in a shutdown, but before the queued
-            // ones when exit abandons them: none may start once destructors may run.
-            if (owner.stopping.load(std::memory_order_acquire) && !owner.is_adopted(*this)) return nullptr;
+            // Exit gave up on the work in flight: start nothing more (queued tasks could
+            // read destroyed globals) and do not leave either — a thread that ended now
+            // would run its thread-exit destructors beside the program's static ones.
+            if (owner.abandoned.load(std::memory_order_acquire)) owner.hold_forever();
             if (ext::task* t = try_get()) return t;
             // Not only before sleeping: with a long spin budget (KMP_BLOCKTIME=1000 gives
             // 1 s) the drain at exit or pause would wait that long for its last check.
