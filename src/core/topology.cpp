@@ -1,6 +1,7 @@
 #include "topology.hpp"
 
 #include <hwloc.h>
+#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -17,6 +18,29 @@ struct topology::hw {
 };
 
 namespace {
+
+// The CPUs the last topology was built from (the process's mask before any worker was
+// bound), and whether the calling thread has been bound since. A fork child starts with
+// the forking thread's mask; if loom bound that thread, the child gets the unbound mask
+// back, as libomp's fork handler does, so that nproc and the child's own pools see the
+// whole process and not one place.
+cpu_set_t g_unbound_mask;
+bool g_unbound_known = false;
+thread_local bool t_bound = false;
+
+void unbind_in_fork_child() noexcept {
+    if (t_bound && g_unbound_known) sched_setaffinity(0, sizeof g_unbound_mask, &g_unbound_mask);
+    t_bound = false;
+}
+
+void remember_unbound_mask(const std::vector<unsigned>& cpus) {
+    static const bool registered = pthread_atfork(nullptr, nullptr, unbind_in_fork_child) == 0;
+    (void)registered;
+    CPU_ZERO(&g_unbound_mask);
+    for (unsigned c : cpus)
+        if (c < CPU_SETSIZE) CPU_SET(c, &g_unbound_mask);
+    g_unbound_known = true;
+}
 
 std::vector<unsigned> allowed_cpus() {
     cpu_set_t set;
@@ -80,6 +104,7 @@ int closeness(hwloc_topology_t topo, hwloc_obj_t a, hwloc_obj_t b) {
 
 topology::topology(unsigned workers) : hw_(std::make_unique<hw>()) {
     std::vector<unsigned> cpus = allowed_cpus();
+    remember_unbound_mask(cpus);
     std::vector<hwloc_obj_t> objs;
     if (hwloc_topology_init(&hw_->topo) == 0 && hwloc_topology_load(hw_->topo) == 0) {
         objs = candidate_objs(hw_->topo, cpus, workers);
@@ -118,7 +143,9 @@ bool topology::bind_current_thread(unsigned worker) const {
     cpu_set_t set;
     CPU_ZERO(&set);
     for (unsigned c : place) CPU_SET(c, &set);
-    return sched_setaffinity(0, sizeof set, &set) == 0;
+    if (sched_setaffinity(0, sizeof set, &set) != 0) return false;
+    t_bound = true;
+    return true;
 }
 
 }  // namespace loom::core

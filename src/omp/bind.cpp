@@ -3,6 +3,7 @@
 // tasks carry no place fields: a task at level L costs L steps.
 #include "bind.hpp"
 
+#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -46,6 +47,7 @@ int teams_policy() {
 }
 
 bool set_mask(const std::vector<int>& cpus) {
+    if (cpus.empty()) return false;
     cpu_set_t set;
     CPU_ZERO(&set);
     for (int c : cpus)
@@ -68,6 +70,15 @@ int place_by_mask() {
 
 // The place this thread was last bound to by bind_for_task (-1: none or unknown).
 thread_local int t_bound_place = -1;
+
+// A fork child starts with the forking thread's mask. One that OpenMP bound to a place
+// gets the process's mask back (libomp's fork handler does the same), so that the
+// child, the programs it runs and its own OpenMP regions see every processor.
+void unbind_in_fork_child() {
+    if (t_bound_place >= 0) set_mask(available_cpus());
+    t_bound_place = -1;
+}
+[[maybe_unused]] const bool g_fork_handler = pthread_atfork(nullptr, nullptr, unbind_in_fork_child) == 0;
 
 bool bind_to(int place) {
     if (place < 0 || place == t_bound_place) return true;
@@ -206,6 +217,12 @@ void bind_for_task(implicit_task* it) {
     if (!it->parent || !team_shape(it, policy, t, i)) return;
     if (!it->tm && it->level != it->parent->level) return;  // serialized: stays put
     bind_to(assignment_of(it).place);
+}
+
+int scheduler_pinning() {
+    if (const char* pin = std::getenv("LOOM_PIN"); pin && *pin) return -1;  // the user's word
+    const char* gomp = std::getenv("GOMP_CPU_AFFINITY");
+    return globals().initial.bind != proc_bind_false || (gomp && *gomp) ? 1 : -1;
 }
 
 void end_outer_region() {

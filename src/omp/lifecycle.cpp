@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "bind.hpp"
 #include "claims.hpp"
 #include "env.hpp"
 #include "icv.hpp"
@@ -75,6 +76,7 @@ ext::pool_options options(unsigned n) {
         n = static_cast<unsigned>(available_cpus().size());
     o.num_threads = n;
     if (g.stacksize) o.stack_size = g.stacksize;
+    o.pin_workers = scheduler_pinning();
     long spin = spin_budget_us();
     if (g.blocktime_us >= 0 || g.wait_policy_set || g.blocktime_infinite)
         o.spin_us = spin < 0 ? 1000000 : spin;

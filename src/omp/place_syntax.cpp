@@ -21,11 +21,21 @@ std::vector<int> thread_cpus() {
     return cpus;
 }
 
+// Read once, the first time asked, which is at the latest when the library is loaded
+// (below), before anything of loom binds a thread: what the process may use stays what
+// it was then (libomp's full mask, read at its start-up).
 std::vector<int> available_cpus() {
-    std::vector<int> cpus = thread_cpus();
-    if (cpus.empty()) cpus.push_back(0);
+    static const std::vector<int> cpus = [] {
+        std::vector<int> v = thread_cpus();
+        if (v.empty()) v.push_back(0);
+        return v;
+    }();
     return cpus;
 }
+
+namespace {
+[[maybe_unused]] const bool g_read_at_load = !available_cpus().empty();
+}  // namespace
 
 namespace {
 

@@ -37,8 +37,9 @@ bool parse_places(const std::string& text, std::vector<std::vector<int>>& out);
 /// The CPUs the calling thread may run on (its affinity mask), in increasing order;
 /// empty if the mask cannot be read.
 std::vector<int> thread_cpus();
-/// The CPUs this process may run on, in increasing order: the calling thread's mask,
-/// read before the pool binds it; {0} if it cannot be read.
+/// The CPUs this process may run on, in increasing order: the mask of the thread that
+/// loaded the library, read at load, before loom binds any thread; {0} if it cannot be
+/// read.
 std::vector<int> available_cpus();
 
 /// What KMP_AFFINITY asked for (env.cpp fills it while parsing the environment).
