@@ -14,6 +14,7 @@
 
 #include "abi.hpp"
 #include "env.hpp"
+#include "env_text.hpp"
 #include "icv.hpp"
 #include "lifecycle.hpp"
 #include "loom/ext/scheduler.hpp"
@@ -32,7 +33,7 @@ const std::vector<std::vector<int>>& user_places() { return globals().places; }
 // (libomp's default: spread).
 int teams_policy() {
     static const int policy = [] {
-        const char* v = std::getenv("KMP_TEAMS_PROC_BIND");
+        const char* v = env_value("KMP_TEAMS_PROC_BIND");
         if (!v) return proc_bind_spread;
         std::string s = v;
         if (s == "spread") return proc_bind_spread;
@@ -220,9 +221,8 @@ void bind_for_task(implicit_task* it) {
 }
 
 int scheduler_pinning() {
-    if (const char* pin = std::getenv("LOOM_PIN"); pin && *pin) return -1;  // the user's word
-    const char* gomp = std::getenv("GOMP_CPU_AFFINITY");
-    return globals().initial.bind != proc_bind_false || (gomp && *gomp) ? 1 : -1;
+    if (env_value("LOOM_PIN")) return -1;  // the user's word
+    return globals().initial.bind != proc_bind_false || env_value("GOMP_CPU_AFFINITY") ? 1 : -1;
 }
 
 void end_outer_region() {

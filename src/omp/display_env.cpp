@@ -11,6 +11,7 @@
 #include <unistd.h>  // environ
 
 #include "abi.hpp"
+#include "env_text.hpp"
 #include "icv.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "thread.hpp"
@@ -58,7 +59,7 @@ void line(const char* name, const std::string& value) {
 void undefined(const char* name) { std::fprintf(stderr, "%s%s: value is not defined\n", g_indent, name); }
 
 bool settings_asked() {
-    const char* v = std::getenv("KMP_SETTINGS");
+    const char* v = env_value("KMP_SETTINGS");
     if (!v) return false;
     std::string s;
     for (const char* p = v; *p; ++p) s += static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));

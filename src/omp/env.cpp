@@ -25,10 +25,7 @@ namespace {
 
 bool g_warnings = true;
 
-const char* env(const char* name) {
-    const char* v = std::getenv(name);
-    return v;
-}
+const char* env(const char* name) { return env_value(name); }
 
 // Boolean spellings accepted by libomp.
 int parse_bool(const std::string& text) {

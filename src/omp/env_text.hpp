@@ -6,6 +6,9 @@
 
 namespace loom::omp {
 
+/// The value of environment variable `name`, or null when it is unset or empty: an
+/// empty variable counts as unset everywhere (docs/configuration.md).
+const char* env_value(const char* name);
 /// `s` in lower case (ASCII).
 std::string lower(std::string s);
 /// `s` without leading and trailing white space.

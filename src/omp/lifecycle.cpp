@@ -15,6 +15,7 @@
 #include "bind.hpp"
 #include "claims.hpp"
 #include "env.hpp"
+#include "env_text.hpp"
 #include "icv.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "places.hpp"
@@ -72,7 +73,7 @@ ext::pool_options options(unsigned n) {
     const global_icvs& g = globals();
     // The scheduler reads OMP_NUM_THREADS itself; when it is malformed we already
     // warned, so size the pool explicitly and keep it to one warning.
-    if (n == 0 && g.nthreads_malformed && !std::getenv("LOOM_NUM_THREADS"))
+    if (n == 0 && g.nthreads_malformed && !env_value("LOOM_NUM_THREADS"))
         n = static_cast<unsigned>(available_cpus().size());
     o.num_threads = n;
     if (g.stacksize) o.stack_size = g.stacksize;

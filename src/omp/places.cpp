@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "env.hpp"
+#include "env_text.hpp"
 
 namespace loom::omp {
 
@@ -162,7 +163,7 @@ bool apply_hw_subset(const std::string& raw, std::vector<cpu_info>& cpus) {
 const std::vector<cpu_info>& subset_cpus() {
     static const std::vector<cpu_info>* cpus = [] {
         auto* v = new std::vector<cpu_info>(machine_cpus());
-        const char* s = std::getenv("KMP_HW_SUBSET");
+        const char* s = env_value("KMP_HW_SUBSET");
         if (s && !apply_hw_subset(s, *v))
             warn("KMP_HW_SUBSET='%s' is not a list of N<s|c|t>[@offset] that selects some "
                  "processors; using all of them instead", s);
