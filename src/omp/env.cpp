@@ -443,6 +443,28 @@ void bind_by_default(global_icvs& g) {
     g.initial.bind = proc_bind_true;
 }
 
+// Processor ids outside the process's mask (absent or not allowed) are dropped from
+// their places with one warning naming them, and places left empty are dropped, as
+// libomp ("Ignoring invalid OS proc ID"). False when no place is left.
+bool keep_usable_processors(const char* text, std::vector<std::vector<int>>& places) {
+    const std::vector<int> usable = available_cpus();
+    std::vector<int> ignored;
+    for (auto& place : places)
+        std::erase_if(place, [&](int c) {
+            if (std::binary_search(usable.begin(), usable.end(), c)) return false;
+            if (std::find(ignored.begin(), ignored.end(), c) == ignored.end()) ignored.push_back(c);
+            return true;
+        });
+    std::erase_if(places, [](const std::vector<int>& p) { return p.empty(); });
+    if (!ignored.empty()) {
+        std::string ids;
+        for (int c : ignored) ids += (ids.empty() ? "" : ", ") + std::to_string(c);
+        warn("OMP_PLACES='%s' names processors this process may not use (%s); ignoring them",
+             text, ids.c_str());
+    }
+    return !places.empty();
+}
+
 void parse_places_env(global_icvs& g) {
     const char* v = env("OMP_PLACES");
     if (!v) {
@@ -458,6 +480,11 @@ void parse_places_env(global_icvs& g) {
         g.places_text = fallback;
         parse_places(fallback, g.places);
         bind_by_default(g);
+        return;
+    }
+    if (!keep_usable_processors(v, places)) {
+        warn("OMP_PLACES='%s' names no processor this process may use; not binding threads "
+             "to places", v);
         return;
     }
     g.places = places;
