@@ -10,9 +10,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <mutex>
 #include <set>
+
+#include "cgroup.hpp"
 
 namespace loom::core {
 
@@ -44,23 +45,6 @@ unsigned affinity_cpus() {
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? static_cast<unsigned>(n) : 1U;
-}
-
-// cgroup v2 "cpu.max" holds "<quota> <period>" or "max <period>"; cgroup v1 splits
-// them into cpu.cfs_quota_us (-1 = none) and cpu.cfs_period_us.
-std::optional<unsigned> cgroup_cpu_limit() {
-    double quota = -1, period = 0;
-    if (std::ifstream v2("/sys/fs/cgroup/cpu.max"); v2) {
-        std::string q;
-        v2 >> q >> period;
-        if (q != "max") quota = std::atof(q.c_str());
-    } else {
-        std::ifstream q1("/sys/fs/cgroup/cpu/cpu.cfs_quota_us");
-        std::ifstream p1("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
-        if (q1 && p1) q1 >> quota, p1 >> period;
-    }
-    if (quota <= 0 || period <= 0) return std::nullopt;
-    return static_cast<unsigned>(std::max(1.0, std::ceil(quota / period)));
 }
 
 unsigned resolve_threads(const ext::pool_options& opts) {
@@ -127,7 +111,7 @@ bool resolve_pin(const ext::pool_options& opts) {
 
 unsigned usable_cpus() {
     unsigned n = affinity_cpus();
-    if (auto limit = cgroup_cpu_limit()) n = std::min(n, *limit);
+    if (auto limit = process_cgroup_cpu_limit()) n = std::min(n, *limit);
     return std::max(n, 1U);
 }
 
