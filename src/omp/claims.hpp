@@ -6,7 +6,9 @@
 
 namespace loom::omp::claims {
 
-inline constexpr unsigned max_workers = 1024;
+// The documented team-size limit (docs/configuration.md, as core's LOOM_NUM_THREADS
+// bound and libomp's KMP_MAX_NTH default of 4096 on 64-bit Linux).
+inline constexpr unsigned max_workers = 4096;
 
 /// Claims worker `w`; false if another team holds it.
 bool try_claim(unsigned w) noexcept;

@@ -128,12 +128,26 @@ int pool_size() {
     return g_pool_size.load(std::memory_order_acquire);
 }
 
+// A team cannot be larger than claims::max_workers: a larger request is cut there,
+// said once (libomp gives the full team up to its own limit, 4096 too).
+int within_thread_limit(int n) {
+    constexpr int limit = static_cast<int>(claims::max_workers);
+    if (n <= limit) return n;
+    static std::once_flag said;
+    std::call_once(said, [n] {
+        warn("a team of %d threads was asked for; teams are limited to %d threads, using %d",
+             n, limit, limit);
+    });
+    return limit;
+}
+
 int try_grow_pool(int n) {
     int cur = pool_size();
     // The OS refused a worker at `limit` before (reported then): asking again at every
     // region would rebuild the pool and repeat the refusal each time.
     if (const int limit = static_cast<int>(ext::worker_limit()); limit > 0 && n > limit) n = limit;
-    if (n <= cur || n > static_cast<int>(claims::max_workers)) return cur;
+    n = within_thread_limit(n);
+    if (n <= cur) return cur;
     if (ext::current_worker() != 0) return cur;  // only the thread in slot 0
     thread_state* th = this_thread();
     if (th->current != &th->initial) return cur;  // only outside every region
