@@ -20,6 +20,8 @@
 
 #include "config.hpp"
 #include "runtime.hpp"
+#include "stats_report.hpp"
+#include "trace.hpp"
 
 namespace loom::core {
 
@@ -51,7 +53,7 @@ bool wait_quiescent(pool& p, double limit_s) {
     return true;
 }
 
-void drain_at_exit() {
+void drain_pool_at_exit() {
     {
         std::lock_guard guard(g_hooks_lock);
         for (void (*hook)() : exit_hooks()) hook();
@@ -81,6 +83,15 @@ void drain_at_exit() {
                  static_cast<unsigned long long>(u.parked));
     ext::abandon_at_exit();
     p->stop_taking_work();
+}
+
+// Then the reports asked for (LOOM_STATS, LOOM_TRACE): the pools' counters and
+// events are complete once the work is done; after an abandon the trace of the pool
+// still running is left out (its workers may still write it).
+void drain_at_exit() {
+    drain_pool_at_exit();
+    stats_report(current_pool());
+    trace_write();
 }
 
 }  // namespace

@@ -53,6 +53,7 @@ struct context {
     fiber* owner = nullptr;  // null for a native thread stack
     int tied = -1;           // worker that must resume it, -1 = any
     sanitizer_state san;
+    void* trace_saved = nullptr;  // LOOM_TRACE: slices closed when it parked (trace.cpp)
 
     static context* of(ext::task* t) noexcept {
         return reinterpret_cast<context*>(reinterpret_cast<char*>(t) - offsetof(context, resume_task));

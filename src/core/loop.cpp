@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "loom/ext/trace.hpp"
 #include "pool.hpp"
 #include "runtime.hpp"
 
@@ -90,9 +91,11 @@ void run_task(worker& w, ext::task* t) noexcept {
     // Any other task may resume anywhere.
     w.current->tied = t->home;
     w.in_task.store(true, std::memory_order_relaxed);
+    if (ext::tracing()) trace_task_begin(w);
     t->run(t);
     // `w` is stale if the task parked and resumed elsewhere: count where we are now.
     worker& now = *this_worker();
+    if (ext::tracing()) trace_task_end(now);
     now.in_task.store(false, std::memory_order_relaxed);
     now.counters.tasks_run.add();
     now.counters.completed.add();
@@ -121,10 +124,12 @@ bool park_current(bool (*commit)(context*, void*), void* arg) noexcept {
     }
     context* self = w.current;
     w.counters.suspensions.add();
+    if (ext::tracing()) trace_park(w, *self);
     arrival a{arrival::action::park, self, commit, arg};
     w.current = &f->ctx;
     bctx::transfer_t back = jump(self, &f->ctx, &a);
     on_arrival(back);  // whoever resumed us recycles its fiber through this
+    if (self->trace_saved) trace_resume(*this_worker(), *self);
     return true;
 }
 

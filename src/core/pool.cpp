@@ -13,6 +13,8 @@
 #include "futex.hpp"
 #include "loop.hpp"
 #include "runtime.hpp"
+#include "stats_report.hpp"
+#include "trace.hpp"
 
 namespace loom::core {
 
@@ -22,6 +24,8 @@ bool on_main_thread() noexcept { return gettid() == getpid(); }
 
 pool::pool(const config& c)
     : cfg(c), slot0_adopted(c.num_threads >= 2 && on_main_thread()), topo_(c.num_threads) {
+    trace_configure();
+    stats_configure();
     workers_.reserve(cfg.num_threads);
     for (unsigned i = 0; i < cfg.num_threads; ++i) workers_.push_back(std::make_unique<worker>(*this, i));
     if (slot0_adopted) {
@@ -116,6 +120,8 @@ pool::~pool() {
     }
     for (auto& w : workers_)
         if (w->thread.joinable()) w->thread.join();
+    trace_archive(*this);
+    stats_archive(*this);
     if (slot0_adopted && this_worker() == workers_[0].get()) set_this_worker(nullptr);
     // The main thread's id is the process id (this may run on another thread).
     if (slot0_rebind_) sched_setaffinity(getpid(), sizeof slot0_mask_, &slot0_mask_);

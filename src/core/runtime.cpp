@@ -1,4 +1,6 @@
 #include "runtime.hpp"
+#include "stats_report.hpp"
+#include "trace.hpp"
 
 #include <pthread.h>
 
@@ -39,7 +41,13 @@ void forget_pool_in_child() noexcept {
 std::atomic<bool> g_abandon_at_exit{false};
 
 struct process_hooks {
-    process_hooks() { pthread_atfork(nullptr, nullptr, &forget_pool_in_child); }
+    process_hooks() {
+        pthread_atfork(nullptr, nullptr, &forget_pool_in_child);
+        // At load, not at pool start: an OpenMP fork names its region before the pool
+        // it will run on exists.
+        trace_configure();
+        stats_configure();
+    }
     // At exit, wait for tasks still in flight, then stop the threads. Skipped when
     // exit() is called from a pool thread (that thread cannot join itself) and when a
     // layer above said the tasks in flight can no longer finish (abandon_at_exit).

@@ -14,6 +14,7 @@
 #include "loom/ext/task.hpp"
 #include "mailbox.hpp"
 #include "record_cache.hpp"
+#include "trace.hpp"
 
 namespace loom::core {
 
@@ -47,6 +48,7 @@ public:
     std::uint64_t rng = 0;
 
     worker_counters counters;
+    trace_track trace;   // LOOM_TRACE events of this worker's track (trace.hpp)
     std::thread thread;  // empty for slot 0
 
     /// Looks for work once: mailbox, priorities, injection queue, victims.

@@ -297,6 +297,7 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
         }
     } else {
         begin_implicit_task(&child);
+        traced_slice slice(t_fork_psource);
         invoke_microtask(fn, th->gtid, 0, argc, args);
     }
     if (g_task_hooks.drain) g_task_hooks.drain(&child, true);
@@ -426,6 +427,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
                          retire_surplus(t, m);
 
     set_if_changed(t->fn, fn);
+    if (ext::tracing()) t->trace_name = t_fork_psource;
     set_if_changed(t->argc, argc);
     set_if_changed(t->args, args);
     set_if_changed(t->parent, parent);
@@ -496,7 +498,8 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
                  int league_limit);
 }
 
-LOOM_OMP_API void __kmpc_fork_call(ident_t*, kmp_int32 argc, kmpc_micro fn, ...) {
+LOOM_OMP_API void __kmpc_fork_call(ident_t* loc, kmp_int32 argc, kmpc_micro fn, ...) {
+    if (loom::ext::tracing()) t_fork_psource = loc ? loc->psource : nullptr;
     void* args[64];
     va_list ap;
     va_start(ap, fn);

@@ -40,6 +40,7 @@ void setup_task(team* t, int i, implicit_task& it, int worker) {
 void run_share(team* t, int i, implicit_task& it, thread_state* th) {
     if (!t->league) {
         begin_implicit_task(&it);
+        traced_slice slice(t->trace_name);
         invoke_microtask(t->fn, th->gtid, i, t->argc, t->args);
         return;
     }

@@ -2,6 +2,7 @@
 // release, taskwait, taskyield, included tasks (if(0), final, teams of one). How team
 // waits take part is in task_hooks.cpp. The counting protocol is described in task.hpp
 // and docs/omp_tasks.md.
+#include "loom/ext/trace.hpp"
 #include "task.hpp"
 
 #include <time.h>
@@ -306,10 +307,15 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
         }
     }
     if (run_body && kt->routine) {  // a null routine is an empty task (taskwait nowait)
+        // LOOM_TRACE: a task from the worker loop has its slice already (name it); one
+        // run inline here (taskwait, undeferred, included) gets its own, nested.
+        const bool traced = ext::tracing();
+        if (traced) from_loop ? ext::trace_name("omp task") : ext::trace_begin("omp task");
         do {
             rec->flags &= static_cast<std::uint8_t>(~f_requeue);
             kt->routine(th->gtid, kt);
         } while (rec->flags & f_requeue);
+        if (traced && !from_loop) ext::trace_end();
     }
     if (rec->flags & f_destructors) kt->data1.destructors(th->gtid, kt);
     rec->flags &= static_cast<std::uint8_t>(~f_running);

@@ -54,6 +54,7 @@ struct team {
     kmpc_micro fn = nullptr;
     int argc = 0;
     void** args = nullptr;
+    const char* trace_name = nullptr;  // LOOM_TRACE: the construct's ident_t psource
     std::vector<void*> arg_store;
     int nthreads = 1;
     implicit_task* parent = nullptr;    // the encountering task

@@ -135,6 +135,8 @@ constexpr auto g_calls = make_table(std::make_index_sequence<max_args + 1>{});
 
 }  // namespace
 
+thread_local const char* t_fork_psource = nullptr;
+
 void invoke_microtask(kmpc_micro fn, kmp_int32 gtid, kmp_int32 tid, int argc, void** args) {
     kmp_int32 g = gtid, t = tid;
     if (argc < 0 || static_cast<std::size_t>(argc) > max_args) __builtin_trap();

@@ -7,6 +7,8 @@
 // so the library can be dlopen()ed late (docs/omp.md, "Process life").
 #pragma once
 
+#include "loom/ext/trace.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <vector>
@@ -129,5 +131,23 @@ void reset_threads_after_fork() noexcept;
 int thread_limit_of(const thread_state* th, const implicit_task* it) noexcept;
 /// Invokes an outlined region body with `argc` pointer arguments.
 void invoke_microtask(kmpc_micro fn, kmp_int32 gtid, kmp_int32 tid, int argc, void** args);
+
+/// LOOM_TRACE: the psource of the region the calling thread forks next (set by the
+/// fork entry points only while tracing).
+extern thread_local const char* t_fork_psource;
+
+/// LOOM_TRACE: an implicit task's slice on its worker's track, named after its
+/// construct; nothing when tracing is off.
+struct traced_slice {
+    bool on;
+    explicit traced_slice(const char* psource) noexcept : on(ext::tracing()) {
+        if (on) ext::trace_begin(psource ? psource : "omp parallel");
+    }
+    ~traced_slice() {
+        if (on) ext::trace_end();
+    }
+    traced_slice(const traced_slice&) = delete;
+    traced_slice& operator=(const traced_slice&) = delete;
+};
 
 }  // namespace loom::omp

@@ -43,6 +43,9 @@ LOOM_EXPORT void abandon_at_exit() noexcept;
 /// registration order, once): a layer whose tasks wait for a signal only exit gives
 /// (lingering OpenMP members) sends it there.
 LOOM_EXPORT void add_exit_hook(void (*hook)());
+/// Adds a line to the LOOM_STATS summary printed at exit: `source` is called then (a
+/// layer's own counts, e.g. OpenMP regions).
+LOOM_EXPORT void add_stats_source(std::string (*source)());
 /// Starts the pool from the environment if it is not running (lazy start).
 LOOM_EXPORT void ensure_started();
 
