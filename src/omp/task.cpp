@@ -254,6 +254,30 @@ implicit_task* member_on(team* tm, int w) noexcept;
 
 // `from_loop`: the scheduler's loop started us on a fresh fiber, so th->current is
 // whatever a parked context left there and is not ours to trust.
+namespace {
+
+// Runs the task's body; an untied task re-queued by one of its parts runs its next part
+// at once (see docs/omp_tasks.md).
+inline void run_parts(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid) {
+    do {
+        rec->flags &= static_cast<std::uint8_t>(~f_requeue);
+        kt->routine(gtid, kt);
+    } while (rec->flags & f_requeue);
+}
+
+// LOOM_TRACE: a task from the worker loop has its slice already (named here); one run
+// inline (taskwait, undeferred, included) gets its own, nested. Out of line, so the
+// untraced path pays one load and a branch.
+[[gnu::noinline, gnu::cold]] void run_parts_traced(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid,
+                                                   bool from_loop) {
+    if (from_loop) ext::trace_name("omp task");
+    else ext::trace_begin("omp task");
+    run_parts(kt, rec, gtid);
+    if (!from_loop) ext::trace_end();
+}
+
+}  // namespace
+
 void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     tdata* d = data_of(rec);
     kmp_task_t* kt = ktask_of(rec);
@@ -307,15 +331,8 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
         }
     }
     if (run_body && kt->routine) {  // a null routine is an empty task (taskwait nowait)
-        // LOOM_TRACE: a task from the worker loop has its slice already (name it); one
-        // run inline here (taskwait, undeferred, included) gets its own, nested.
-        const bool traced = ext::tracing();
-        if (traced) from_loop ? ext::trace_name("omp task") : ext::trace_begin("omp task");
-        do {
-            rec->flags &= static_cast<std::uint8_t>(~f_requeue);
-            kt->routine(th->gtid, kt);
-        } while (rec->flags & f_requeue);
-        if (traced && !from_loop) ext::trace_end();
+        if (__builtin_expect(ext::tracing(), 0)) run_parts_traced(kt, rec, th->gtid, from_loop);
+        else run_parts(kt, rec, th->gtid);
     }
     if (rec->flags & f_destructors) kt->data1.destructors(th->gtid, kt);
     rec->flags &= static_cast<std::uint8_t>(~f_running);
