@@ -41,8 +41,8 @@ std::uint64_t now_ns() noexcept {
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - g_epoch).count());
 }
 
-void open_slice(trace_track& t, const char* name) {
-    t.events.push_back({now_ns(), name});
+void open_slice(trace_track& t, const char* name, bool resumed = false) {
+    t.events.push_back({now_ns(), name, resumed});
     t.open.push_back(name);
 }
 
@@ -108,7 +108,7 @@ void trace_resume(worker& w, context& c) noexcept {
     auto* saved = static_cast<std::vector<const char*>*>(c.trace_saved);
     if (!saved) return;
     c.trace_saved = nullptr;
-    for (const char* name : *saved) open_slice(w.trace, name);
+    for (const char* name : *saved) open_slice(w.trace, name, true);
     delete saved;
 }
 
@@ -154,7 +154,7 @@ void trace_write() noexcept {
                          static_cast<double>(e.ns) / 1000.0);
             if (e.name) {
                 std::fputs(",\"name\":", out);
-                put_json_string(out, display_name(e.name));
+                put_json_string(out, e.resumed ? display_name(e.name) + " (resumed)" : display_name(e.name));
             }
             std::fputc('}', out);
         }

@@ -15,8 +15,9 @@ class worker;
 class pool;
 
 struct trace_event {
-    std::uint64_t ns;  // steady clock since the trace started
-    const char* name;  // null on an end event
+    std::uint64_t ns;      // steady clock since the trace started
+    const char* name;      // null on an end event
+    bool resumed = false;  // the rest of a slice that parked: shown as "name (resumed)"
 };
 
 /// Per worker: the events and the names of the slices open now (innermost last).

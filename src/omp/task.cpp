@@ -265,15 +265,13 @@ inline void run_parts(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid) {
     } while (rec->flags & f_requeue);
 }
 
-// LOOM_TRACE: a task from the worker loop has its slice already (named here); one run
-// inline (taskwait, undeferred, included) gets its own, nested. Out of line, so the
-// untraced path pays one load and a branch.
-[[gnu::noinline, gnu::cold]] void run_parts_traced(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid,
-                                                   bool from_loop) {
-    if (from_loop) ext::trace_name("omp task");
-    else ext::trace_begin("omp task");
+// LOOM_TRACE: every explicit task's body is one "omp task" slice, nested in the
+// scheduler's slice when the worker loop ran it. Out of line, so the untraced path pays
+// one load and a branch.
+[[gnu::noinline, gnu::cold]] void run_parts_traced(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid) {
+    ext::trace_begin("omp task");
     run_parts(kt, rec, gtid);
-    if (!from_loop) ext::trace_end();
+    ext::trace_end();
 }
 
 }  // namespace
@@ -331,7 +329,7 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
         }
     }
     if (run_body && kt->routine) {  // a null routine is an empty task (taskwait nowait)
-        if (__builtin_expect(ext::tracing(), 0)) run_parts_traced(kt, rec, th->gtid, from_loop);
+        if (__builtin_expect(ext::tracing(), 0)) run_parts_traced(kt, rec, th->gtid);
         else run_parts(kt, rec, th->gtid);
     }
     if (rec->flags & f_destructors) kt->data1.destructors(th->gtid, kt);
