@@ -147,18 +147,26 @@ def _summary_table(bench: dict, cells: list[CellResult]) -> list[str]:
     head = [*names, "T", "system", "median time", "vs loom", "CPU-s", "J"]
     if metric != "time":
         head.insert(len(names) + 4, metrics.metric_label(metric))
+    # Composition benchmarks report the peak number of OS threads of the process.
+    show_threads = any("peak_threads" in c.work for c in cells)
+    if show_threads:
+        head.append("OS threads")
     rows = []
     for c in cells:
         ref, ratio = metrics.ratio_to_reference(c, index, present, bench.get("reference"))
         row = [*(str(c.params.get(n)) for n in names), str(c.threads), c.system]
         if c.status != OK:
             row += [f"**{c.status.upper()}**", "", "", ""] + ([""] if metric != "time" else [])
+            row += [""] if show_threads else []
         else:
             row += [metg_mod.format_seconds(c.time_s),
                     f"{ratio:.2f} ({ref})" if ratio is not None else ("—" if ref is None else "n/a")]
             if metric != "time":
                 row.append(_metric_text(c, metric))
             row += [_num(c.cpu_s), _num(c.energy_j)]
+            if show_threads:
+                peak = c.work.get("peak_threads")
+                row.append(str(int(peak)) if peak is not None else "")
         rows.append(row)
     table = _table(head, rows)
     if len(rows) > DETAILS_ROWS:
