@@ -1,5 +1,5 @@
 // Composition: P plain pthreads each run many small `parallel for` regions that ask for
-// P threads (about 10 us of work each), as independent libraries or request handlers
+// P threads (a few microseconds of work each), as independent libraries or request handlers
 // do. A runtime that gives every caller its own team runs P x P threads on P CPUs.
 #include <pthread.h>
 
@@ -38,7 +38,7 @@ void* run_caller(void* arg) {
 int main(int argc, char** argv) {
     lb::Cli cli(argc, argv, "composition_regions", "P pthreads x small parallel-for regions of P threads");
     const long calls = long(cli.integer("calls", 10000, 1, 100000000, "regions per pthread"));
-    const long n = long(cli.integer("n", 8192, 1, 1L << 30, "elements per region (8192: ~10 us)"));
+    const long n = long(cli.integer("n", 8192, 1, 1L << 30, "elements per region (8192: a few us)"));
     auto run = lb::run_options(cli, 3);
     cli.finish();
     const int p = lb::default_threads(run);
