@@ -1,3 +1,4 @@
-/* No OpenMP: loomrun must refuse it (and its static build) with a clear message. */
+/* No OpenMP: loomrun runs it unchanged (its libraries could load OpenMP later); its
+ * static build is refused with a clear message. */
 #include <stdio.h>
 int main(void) { printf("plain\n"); return 0; }
