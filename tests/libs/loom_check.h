@@ -4,7 +4,9 @@
 #ifndef LOOM_TESTS_LIBS_LOOM_CHECK_H
 #define LOOM_TESTS_LIBS_LOOM_CHECK_H
 
+#ifndef _GNU_SOURCE /* g++ defines it on the command line */
 #define _GNU_SOURCE
+#endif
 #include <limits.h>
 #include <link.h>
 #include <stdio.h>

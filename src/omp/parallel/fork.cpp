@@ -1,0 +1,626 @@
+// Parallel regions, the master's side: __kmpc_fork_call and friends, team formation
+// on claimed workers, start and join (the members' side is member.cpp). Protocol
+// notes: team.hpp and docs/omp.md ("Fork and join").
+#include <algorithm>
+#include <cstdarg>
+#include <mutex>
+#include <vector>
+
+#include "abi.hpp"
+#include "env/affinity.hpp"
+#include "env/bind.hpp"
+#include "parallel/claims.hpp"
+#include "env/icv.hpp"
+#include "parallel/lifecycle.hpp"
+#include "loom/ext/scheduler.hpp"
+#include "parallel/team.hpp"
+#include "parallel/thread.hpp"
+#include "sync/wait.hpp"
+
+// The error directive's entry point (single.cpp): strict num_threads reports through it.
+LOOM_OMP_API void __kmpc_error(loom::omp::ident_t* loc, int severity, const char* message);
+
+namespace loom::omp {
+
+task_hooks g_task_hooks;
+
+long current_spin_budget_us() noexcept { return spin_budget_us(); }
+
+team::team(int cap)
+    : capacity(cap),
+      slots(new member_slot[static_cast<std::size_t>(cap)]),
+      dispatch_count(globals().disp_num_buffers),
+      dispatch(new dispatch_buffer[dispatch_count]) {}
+team::~team() {
+    delete[] dispatch;
+    delete[] slots;
+}
+
+namespace {
+
+// Never destroyed: pool threads still exit (and forget their teams) while the
+// process runs its static destructors.
+std::mutex g_owners_mutex;
+std::vector<thread_state*>& g_owners = *new std::vector<thread_state*>;  // threads with cached teams
+
+void note_owner(thread_state* th) {
+    std::lock_guard lk(g_owners_mutex);
+    if (std::find(g_owners.begin(), g_owners.end(), th) == g_owners.end()) g_owners.push_back(th);
+}
+
+void forget_owner(thread_state* th) {
+    std::lock_guard lk(g_owners_mutex);
+    std::erase(g_owners, th);
+}
+
+// Next epoch of `t` for a region or a poke: never 0 (the initial `reserved`) nor
+// reserve_retired.
+std::uint32_t next_epoch(team* t) {
+    if (++t->epoch == reserve_retired || t->epoch == 0) t->epoch = 1;
+    return t->epoch;
+}
+
+// Publishes a word with no members: lingering members look at their `reserved`.
+void poke(team* t) {
+    t->start.store(start_word(next_epoch(t), 0), std::memory_order_release);
+}
+
+void join(team* t, implicit_task* mt) {
+    const std::uint64_t target = t->join_target;
+    wait_until([t, target] { return t->joined.load(std::memory_order_seq_cst) == target; },
+               t->slots[0].sleep, mt);
+}
+
+// Dismisses lingering members of a cached team and waits until none touches it.
+void dismiss(team* t) {
+    bool any = false;
+    for (int i = 1; i < t->capacity; ++i) {
+        member_slot& s = t->slots[i];
+        if (!s.running) continue;
+        std::uint32_t expected = s.last_reserved;
+        s.reserved.compare_exchange_strong(expected, reserve_retired, std::memory_order_acq_rel);
+        s.running = false;
+        any = true;
+    }
+    if (any) poke(t);
+    while (t->live.load(std::memory_order_acquire) != 0) spin_pause();
+}
+
+team* acquire_team(thread_state* th, int level, int want) {
+    int cap = std::max(want, pool_size() + 1);
+    if (level >= 0 && level < thread_state::hot_levels) {
+        team*& h = th->hot[level];
+        if (h && !h->busy && h->capacity >= want) return h;
+        if (h && !h->busy) {
+            dismiss(h);
+            delete h;
+            h = nullptr;
+        }
+        if (!h) {
+            h = new team(cap);
+            h->hot = true;
+            note_owner(th);
+            return h;
+        }
+    }
+    return new team(cap);  // the cached one is in use (a parked region on this thread)
+}
+
+// Teams of a host league, as libomp 19 shapes them (__kmp_push_num_teams[_51]) with the
+// pool standing for the available processors: num_teams(lb:ub) takes as many teams
+// as the pool holds at the thread limit, within [lb, ub]; then each team's threads are
+// cut so that all teams can have them at once. Teams are gangs on distinct workers, so
+// that keeps every team the same size (LLVM teams/kmp_num_teams).
+void shape_league(int lb, int ub, int limit, int nthreads_var, int& nteams, int& per_team) {
+    const global_icvs& g = globals();
+    const int pool = pool_size();
+    if (limit <= 0) limit = g.teams_thread_limit;
+    if (ub <= 0) nteams = g.num_teams > 0 ? g.num_teams : 1;
+    else if (lb <= 0 || lb >= ub) nteams = ub;
+    else nteams = std::clamp(pool / std::max(limit, 1), lb, ub);
+    per_team = limit > 0 ? limit : std::max(1, pool / nteams);
+    if (limit <= 0 && nthreads_var > 0) per_team = std::min(per_team, nthreads_var);
+    if (per_team > 1 && nteams * per_team > pool) per_team = std::max(1, pool / nteams);
+}
+
+int prefer_for(int master_worker, int i, int nworkers) {
+    if (nworkers <= 1) return 1;
+    int base = master_worker > 0 ? master_worker : 0;
+    return 1 + (base + i - 1) % (nworkers - 1);
+}
+
+// Retries `attempt` with the worker demand raised (claims.hpp) until it succeeds or
+// `lingers` says no member could still give a worker back; true if it succeeded.
+template <class Attempt, class Lingers>
+bool retry_with_demand(Attempt attempt, Lingers lingers) {
+    claims::want_workers(true);
+    bool got = false;
+    for (unsigned k = 0; !(got = attempt()) && lingers(); ++k) pause_then_yield(k, short_spins);
+    claims::want_workers(false);
+    return got;
+}
+
+// Claims worker `w` for a member that ran on it before, waiting for it when a lingering
+// member of another team holds it (that member retires on the demand, or drops its flag
+// when its own master reserved it): the member keeps its worker, so its thread's
+// threadprivate data and affinity, instead of taking any free one.
+bool reclaim_worker(unsigned w) {
+    if (claims::try_claim(w)) return true;
+    if (!claims::lingering(w)) return false;
+    // The last try: the member clears its flag only after it released the claim.
+    return retry_with_demand([w] { return claims::try_claim(w); },
+                             [w] { return claims::lingering(w); }) ||
+           claims::try_claim(w);
+}
+
+// Reserves slot i for region `epoch`: its lingering member, or a claimed worker for a
+// new member task (started by start_new_members); false if no worker is free.
+bool reserve_member(team* t, int i, int master_worker, int nworkers, std::uint32_t epoch) {
+    member_slot& s = t->slots[i];
+    if (s.running) {
+        std::uint32_t expected = s.last_reserved;
+        if (s.reserved.compare_exchange_strong(expected, epoch, std::memory_order_acq_rel)) {
+            s.last_reserved = epoch;
+            return true;
+        }
+        s.running = false;  // it retired
+        // It releases its worker right after retiring (nothing can block it there):
+        // wait for that, so the team keeps its worker (threadprivate) and its size
+        // even when the member's OS thread is preempted meanwhile.
+        spin_until([&s] { return s.released.load(std::memory_order_acquire); });
+    }
+    int w = -1;
+    if (s.worker > 0 && s.worker < nworkers && reclaim_worker(static_cast<unsigned>(s.worker)))
+        w = s.worker;
+    else
+        w = claims::claim_any(static_cast<unsigned>(prefer_for(master_worker, i, nworkers)),
+                              static_cast<unsigned>(nworkers));
+    if (w < 0) return false;
+    s.worker = w;
+    s.reserved.store(epoch, std::memory_order_relaxed);
+    s.last_reserved = epoch;
+    return true;
+}
+
+// Too few free workers while members linger on theirs (members of other threads' teams,
+// of this thread's teams at other levels, or this team's surplus): ask them to retire
+// and take their workers as they come back. Without it, a nest of regions reshaped
+// from one nest to the next finds its workers held by the last nest's lingering inner
+// teams, and gets smaller teams for as long as those take to see their budget end (a
+// loaded machine: milliseconds).
+int reserve_from_lingering(team* t, int m, int limit, int w, int nworkers, std::uint32_t epoch) {
+    const auto n = static_cast<unsigned>(nworkers);
+    if (!claims::any_lingering(n)) return m;
+    while (m < limit && retry_with_demand([&] { return reserve_member(t, m, w, nworkers, epoch); },
+                                          [n] { return claims::any_lingering(n); }))
+        ++m;
+    return m;
+}
+
+// Members of a cached team beyond this region's size stop lingering: they hold their
+// workers' claims while they linger, and a nested or concurrent region must find those
+// workers free. They see it at the region's start word (not theirs: they look at
+// `reserved`); wait_surplus then waits for their claims. The slot stays `running`, so a
+// later region that wants it back waits for the release before claiming the same
+// worker again (reserve_member).
+bool retire_surplus(team* t, int m) {
+    bool any = false;
+    for (int i = m; i < t->capacity; ++i) {
+        member_slot& s = t->slots[i];
+        if (!s.running) continue;
+        std::uint32_t expected = s.last_reserved;
+        s.reserved.compare_exchange_strong(expected, reserve_retired, std::memory_order_acq_rel);
+        any = true;
+    }
+    return any;
+}
+
+// The nested regions this one is about to open look for free workers at once (a member
+// that yields its CPU while it lingers may take a while to see the retirement).
+void wait_surplus(team* t, int m) {
+    for (int i = m; i < t->capacity; ++i) {
+        member_slot& s = t->slots[i];
+        if (!s.running) continue;
+        spin_until([&s] { return s.released.load(std::memory_order_acquire); }, short_spins);
+        s.running = false;
+    }
+}
+
+void member_entry(team* t, int i, std::uint32_t epoch);
+
+// Members reserved on a claimed worker (not lingering) get a new task, after the start
+// word: it finds its region published at once.
+void start_new_members(team* t, int m, std::uint32_t epoch) {
+    for (int i = 1; i < m; ++i) {
+        member_slot& s = t->slots[i];
+        if (s.running) continue;
+        s.running = true;
+        s.released.store(false, std::memory_order_relaxed);
+        t->live.fetch_add(1, std::memory_order_relaxed);
+        ext::task* task = ext::make_task([t, i, epoch] { member_entry(t, i, epoch); });
+        task->home = s.worker;
+        ext::submit_to(task, static_cast<unsigned>(s.worker));
+    }
+}
+
+void member_entry(team* t, int i, std::uint32_t epoch) {
+    run_member(t, i, epoch);
+}
+
+// Stores `v` only if it differs: an unchanged field keeps its cache line shared with
+// the members that read it, instead of every fork taking the line back from them.
+template <class T>
+void set_if_changed(T& field, const T& v) {
+    if (!(field == v)) field = v;
+}
+template <class T>
+void set_if_changed(std::atomic<T>& field, T v) {
+    if (field.load(std::memory_order_relaxed) != v) field.store(v, std::memory_order_relaxed);
+}
+
+void reset_team_for_region(team* t, int n) {
+    set_if_changed(t->nthreads, n);
+    t->join_target += static_cast<std::uint64_t>(n - 1);
+    set_if_changed(t->bar_count, n);  // the last arriver of a barrier re-arms it
+    set_if_changed(t->single_count, std::uint32_t{0});
+    set_if_changed(t->red_count, 0);
+    set_if_changed(t->cancel_request, 0);
+    set_if_changed(t->copyprivate_data, static_cast<void*>(nullptr));
+    reset_dispatch(t->dispatch, t->dispatch_count);
+}
+
+void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int argc,
+                    void** args, int league_teams, const task_icvs* icvs = nullptr) {
+    implicit_task child;
+    child.parent = parent;
+    child.level = league_teams ? parent->level : parent->level + 1;
+    child.active_level = parent->active_level;
+    child.in_league = parent->in_league || league_teams > 0;
+    child.team_num = parent->team_num;
+    child.num_teams = parent->num_teams;
+    child.holds_claim = parent->holds_claim;
+    child.worker = parent->worker;
+    if (icvs)
+        child.icv = *icvs;
+    else if (league_teams)
+        child.icv = parent->icv;
+    else
+        inherit_icvs(parent->icv, child.icv);
+    th->current = &child;
+    if (league_teams) {
+        for (int j = 0; j < league_teams; ++j) {
+            child.team_num = j;
+            child.num_teams = league_teams;
+            child.ws_count = 0;
+            child.single_count = 0;
+            invoke_microtask(fn, th->gtid, 0, argc, args);
+        }
+    } else {
+        begin_implicit_task(&child);
+        traced_slice slice(t_fork_psource);
+        invoke_microtask(fn, th->gtid, 0, argc, args);
+    }
+    if (g_task_hooks.drain) g_task_hooks.drain(&child, true);
+    th->current = parent;
+}
+
+// What __kmpc_push_num_threads* asked of the next region; the fork consumes it.
+struct pushed_request {
+    int nthreads = 0;
+    const std::vector<int>* list = nullptr;
+    int severity = 0;
+    const char* message = nullptr;
+    ident_t* loc = nullptr;
+    int bind = -1;  // __kmpc_push_proc_bind
+};
+
+pushed_request take_pushed(thread_state* th) {
+    pushed_request p{th->pushed_nthreads, th->pushed_list, th->pushed_severity,
+                     th->pushed_message, th->pushed_loc, th->pushed_bind};
+    th->pushed_nthreads = 0;
+    th->pushed_list = nullptr;
+    th->pushed_severity = 0;
+    th->pushed_message = nullptr;
+    th->pushed_loc = nullptr;
+    th->pushed_bind = -1;
+    return p;
+}
+
+// A strict num_threads clause that gets fewer threads reports it the way the error
+// directive does, with the clause's severity (1 warning, 2 fatal) and message, else
+// libomp 19's text (OpenMP 6.0, num_threads clause).
+void check_strict(const pushed_request& p, int got) {
+    if (p.severity == 0 || got >= p.nthreads) return;
+    __kmpc_error(p.loc, p.severity,
+                 p.message ? p.message
+                           : "Cannot form team with number of threads specified by strict "
+                             "num_threads clause.");
+}
+
+// ICVs of the implicit tasks of a region: inherited, then a num_threads list's entries
+// for the nested levels, and a target task's thread limit.
+task_icvs child_icvs_of(const task_icvs& parent, const pushed_request& p, int thread_limit) {
+    task_icvs c;
+    inherit_icvs(parent, c);
+    if (p.list) {
+        c.nthreads_list = p.list;
+        c.nthreads_pos = 1;
+        c.nthreads = (*p.list)[1];
+        c.nthreads_from_list = true;
+    }
+    if (thread_limit > 0) c.thread_limit = thread_limit;
+    return c;
+}
+
+}  // namespace
+
+void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int league_teams,
+                 int league_limit) {
+    struct in_flight {
+        in_flight() { enter_region(); }
+        ~in_flight() { leave_region(); }
+    } guard;
+    thread_state* th = this_thread();
+    implicit_task* parent = th->current;
+    ensure_pool();
+    const pushed_request push = take_pushed(th);
+    const int req = push.nthreads;
+    const int tl = thread_limit_of(th, parent);
+    task_icvs child;
+
+    int n;
+    if (league_teams > 0) {
+        // Members run the teams in turn; each needs room for its team's threads.
+        const int per_team = std::max(1, league_limit);
+        n = std::min(league_teams, std::max(1, pool_size() / per_team));
+        child = parent->icv;
+        child.nthreads = per_team;
+        child.nthreads_from_list = false;
+        child.thread_limit = per_team;
+    } else {
+        n = req > 0 ? req : parent->icv.nthreads;
+        if (n <= 0) n = pool_size();
+        if (!parallel_if || parent->active_level >= parent->icv.max_active_levels) n = 1;
+        if (tl > 0) n = std::min(n, tl);
+        if (globals().library == 0) n = 1;
+        child = child_icvs_of(parent->icv, push, tl);
+    }
+    int nworkers = pool_size();
+    // A top-level region may grow the pool: to its own size, and when a list sizes its
+    // nested levels, to what the whole nest can ask for (icv.cpp, nest_demand).
+    if (parent->level == 0 && !parent->in_league) {
+        const int want = league_teams > 0 || n <= 1 ? n : nest_demand(n, child, tl);
+        if (want > nworkers) nworkers = try_grow_pool(want);
+    }
+    if (n <= 1) {
+        if (league_teams == 0) check_strict(push, 1);
+        run_serialized(th, parent, fn, argc, args, league_teams, &child);
+        return;
+    }
+
+    const int w = ext::current_worker();
+    bool master_claimed = false;
+    if (w >= 0 && !parent->holds_claim) master_claimed = claims::try_claim(static_cast<unsigned>(w));
+
+    team* t = acquire_team(th, parent->level, std::min(n, nworkers + 1));
+    t->busy = true;
+    const std::uint32_t epoch = next_epoch(t);
+    int m = 1;
+    int limit = std::min(n, t->capacity);
+    while (m < limit && reserve_member(t, m, w, nworkers, epoch)) ++m;
+    if (m < limit) m = reserve_from_lingering(t, m, limit, w, nworkers, epoch);
+    if (m == 1 && league_teams == 0) {
+        t->busy = false;
+        if (!t->hot) delete t;
+        if (master_claimed) claims::release(static_cast<unsigned>(w));
+        check_strict(push, 1);
+        run_serialized(th, parent, fn, argc, args, 0, &child);
+        return;
+    }
+    if (league_teams == 0) check_strict(push, m);
+
+    // Only when another region could want those workers: one nested in this region (a
+    // host teams league always nests), or one run by another thread now. Otherwise they stay for a later, larger region
+    // (alternating team sizes cost ~10 us per region instead of a resubmission each).
+    const bool surplus = (league_teams > 0 || child.max_active_levels > 1 ||
+                          regions_in_flight() > 1) &&
+                         retire_surplus(t, m);
+
+    set_if_changed(t->fn, fn);
+    if (ext::tracing()) t->trace_name = t_fork_psource;
+    set_if_changed(t->argc, argc);
+    set_if_changed(t->args, args);
+    set_if_changed(t->parent, parent);
+    set_if_changed(t->level, parent->level + 1);
+    set_if_changed(t->active_level, parent->active_level + 1);
+    set_if_changed(t->league, league_teams > 0);
+    set_if_changed(t->proc_bind, push.bind);
+    if (t->league) {
+        t->league_thread_limit = league_teams;  // number of teams; members loop over them
+    }
+    set_if_changed(t->child_icvs, child);
+    reset_team_for_region(t, m);
+    set_if_changed(t->slots[0].worker, w);
+    t->start_join_target = t->join_target;
+    t->start.store(start_word(epoch, static_cast<std::uint32_t>(m)), std::memory_order_release);
+    start_new_members(t, m, epoch);
+    if (surplus) wait_surplus(t, m);
+
+    implicit_task& mt = t->slots[0].task;
+    setup_task(t, 0, mt, w);
+    mt.holds_claim = master_claimed || parent->holds_claim;
+    th->current = &mt;
+    run_share(t, 0, mt, th);
+    if (g_task_hooks.drain) g_task_hooks.drain(&mt, true);
+    join(t, &mt);
+    th->current = parent;
+    if (parent->level == 0) end_outer_region();
+
+    if (master_claimed) claims::release(static_cast<unsigned>(w));
+    if (t->hot) {
+        t->busy = false;
+    } else {
+        while (t->live.load(std::memory_order_acquire) != 0) spin_pause();
+        delete t;
+    }
+}
+
+void dismiss_hot_teams(thread_state* th) {
+    for (team*& h : th->hot) {
+        if (!h || h->busy) continue;
+        dismiss(h);
+        delete h;
+        h = nullptr;
+    }
+    forget_owner(th);
+}
+
+void dismiss_all_hot_teams() {
+    std::vector<thread_state*> owners;
+    {
+        std::lock_guard lk(g_owners_mutex);
+        owners = g_owners;
+    }
+    for (thread_state* th : owners) dismiss_hot_teams(th);
+}
+
+void forget_hot_teams_after_fork() noexcept {
+    new (&g_owners_mutex) std::mutex;
+    g_owners.clear();
+}
+
+}  // namespace loom::omp
+
+using namespace loom::omp;
+
+namespace loom::omp {
+void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int league_teams,
+                 int league_limit);
+}
+
+LOOM_OMP_API void __kmpc_fork_call(ident_t* loc, kmp_int32 argc, kmpc_micro fn, ...) {
+    if (loom::ext::tracing()) t_fork_psource = loc ? loc->psource : nullptr;
+    void* args[64];
+    va_list ap;
+    va_start(ap, fn);
+    for (kmp_int32 i = 0; i < argc && i < 64; ++i) args[i] = va_arg(ap, void*);
+    va_end(ap);
+    fork_region(fn, argc, args, true, 0, 0);
+}
+
+LOOM_OMP_API void __kmpc_fork_call_if(ident_t*, kmp_int32 argc, kmpc_micro fn, kmp_int32 cond,
+                                      void* args) {
+    void* a[1] = {args};
+    int n = args ? 1 : 0;
+    (void)argc;
+    fork_region(fn, n, a, cond != 0, 0, 0);
+}
+
+LOOM_OMP_API void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro fn, ...) {
+    void* args[64];
+    va_list ap;
+    va_start(ap, fn);
+    for (kmp_int32 i = 0; i < argc && i < 64; ++i) args[i] = va_arg(ap, void*);
+    va_end(ap);
+    thread_state* th = this_thread();
+    ensure_pool();
+    int nteams = 0, per_team = 0;
+    shape_league(th->pushed_teams_lb, th->pushed_teams, th->pushed_teams_threads,
+                 th->current->icv.nthreads, nteams, per_team);
+    th->pushed_teams = 0;
+    th->pushed_teams_lb = 0;
+    th->pushed_teams_threads = 0;
+    fork_region(fn, argc, args, true, nteams, per_team);
+}
+
+LOOM_OMP_API void __kmpc_push_num_teams(ident_t*, kmp_int32, kmp_int32 num_teams,
+                                        kmp_int32 num_threads) {
+    thread_state* th = this_thread();
+    th->pushed_teams = num_teams;
+    th->pushed_teams_lb = 0;
+    th->pushed_teams_threads = num_threads;
+}
+
+LOOM_OMP_API void __kmpc_push_num_teams_51(ident_t*, kmp_int32, kmp_int32 lb, kmp_int32 ub,
+                                           kmp_int32 num_threads) {
+    thread_state* th = this_thread();
+    th->pushed_teams = ub > 0 ? ub : lb;
+    th->pushed_teams_lb = lb;
+    th->pushed_teams_threads = num_threads;
+}
+
+LOOM_OMP_API void __kmpc_push_num_threads(ident_t*, kmp_int32, kmp_int32 num_threads) {
+    thread_state* th = this_thread();
+    th->pushed_nthreads = num_threads;
+    th->pushed_list = nullptr;
+}
+
+// num_threads(n1, n2, ...) (OpenMP 6.0; libomp 19's entry points and signatures):
+// n1 threads for the region, n2 for the regions nested in it, and so on.
+LOOM_OMP_API void __kmpc_push_num_threads_list(ident_t*, kmp_int32, kmp_uint32 length,
+                                               kmp_int32* list) {
+    thread_state* th = this_thread();
+    if (length == 0 || !list) return;
+    th->pushed_nthreads = list[0];
+    th->pushed_list = length > 1 ? intern_nthreads_list(list, length) : nullptr;
+}
+
+// num_threads(strict: n) with severity and message clauses (1 warning, 2 fatal).
+LOOM_OMP_API void __kmpc_push_num_threads_strict(ident_t* loc, kmp_int32 gtid,
+                                                 kmp_int32 num_threads, int severity,
+                                                 const char* message) {
+    __kmpc_push_num_threads(loc, gtid, num_threads);
+    thread_state* th = this_thread();
+    th->pushed_severity = severity == 2 ? 2 : 1;
+    th->pushed_message = message;
+    th->pushed_loc = loc;
+}
+
+LOOM_OMP_API void __kmpc_push_num_threads_list_strict(ident_t* loc, kmp_int32 gtid,
+                                                      kmp_uint32 length, kmp_int32* list,
+                                                      int severity, const char* message) {
+    __kmpc_push_num_threads_list(loc, gtid, length, list);
+    thread_state* th = this_thread();
+    th->pushed_severity = severity == 2 ? 2 : 1;
+    th->pushed_message = message;
+    th->pushed_loc = loc;
+}
+
+LOOM_OMP_API void __kmpc_push_proc_bind(ident_t*, kmp_int32, kmp_int32 proc_bind) {
+    this_thread()->pushed_bind = proc_bind;
+}
+
+LOOM_OMP_API void __kmpc_serialized_parallel(ident_t*, kmp_int32) {
+    thread_state* th = this_thread();
+    implicit_task* parent = th->current;
+    take_pushed(th);
+    auto* child = new implicit_task;
+    child->parent = parent;
+    child->level = parent->level + 1;
+    child->active_level = parent->active_level;
+    child->in_league = parent->in_league;
+    child->team_num = parent->team_num;
+    child->num_teams = parent->num_teams;
+    child->holds_claim = parent->holds_claim;
+    child->worker = parent->worker;
+    inherit_icvs(parent->icv, child->icv);
+    th->current = child;
+}
+
+LOOM_OMP_API void __kmpc_end_serialized_parallel(ident_t*, kmp_int32) {
+    thread_state* th = this_thread();
+    implicit_task* child = th->current;
+    if (child == &th->initial || child->tm != nullptr || child->parent == nullptr) return;
+    if (g_task_hooks.drain) g_task_hooks.drain(child, true);
+    th->current = child->parent;
+    delete child;
+}
+
+LOOM_OMP_API kmp_int32 __kmpc_global_thread_num(ident_t*) { return this_thread_no_suspend()->gtid; }
+LOOM_OMP_API kmp_int32 __kmpc_global_num_threads(ident_t*) { return known_threads(); }
+LOOM_OMP_API kmp_int32 __kmpc_bound_thread_num(ident_t*) { return current_task()->tid; }
+LOOM_OMP_API kmp_int32 __kmpc_bound_num_threads(ident_t*) { return current_task()->nthreads; }
+LOOM_OMP_API kmp_int32 __kmpc_in_parallel(ident_t*) { return current_task()->active_level > 0; }
+LOOM_OMP_API kmp_int32 __kmpc_ok_to_fork(ident_t*) { return 1; }
+LOOM_OMP_API void __kmpc_begin(ident_t*, kmp_int32) {}
+LOOM_OMP_API void __kmpc_end(ident_t*) {}

@@ -1,0 +1,172 @@
+// The member side of a parallel region: a member task runs its share, joins, then
+// lingers on its team's start word until the next region names it or it retires.
+// Protocol: team.hpp and docs/omp.md ("Fork and join").
+#include <chrono>
+
+#include "env/affinity.hpp"
+#include "parallel/claims.hpp"
+#include "env/icv.hpp"
+#include "parallel/lifecycle.hpp"
+#include "parallel/team.hpp"
+#include "parallel/thread.hpp"
+#include "sync/wait.hpp"
+
+namespace loom::omp {
+
+// Initialises member `i`'s implicit task for the region now set up in `t`.
+void setup_task(team* t, int i, implicit_task& it, int worker) {
+    it.region_ending = false;
+    std::atomic_ref(it.share_done).store(false, std::memory_order_relaxed);
+    it.tm = t->league ? nullptr : t;
+    it.parent = t->parent;
+    it.tid = t->league ? 0 : i;
+    it.nthreads = t->league ? 1 : t->nthreads;
+    it.level = t->league ? t->parent->level : t->level;
+    it.active_level = t->league ? t->parent->active_level : t->active_level;
+    it.in_league = t->league || t->parent->in_league;
+    it.team_num = t->league ? i : t->parent->team_num;
+    it.num_teams = t->league ? t->nthreads : t->parent->num_teams;
+    it.holds_claim = true;
+    it.worker = worker;
+    it.icv = t->child_icvs;
+    it.ws_count = 0;
+    it.single_count = 0;
+    it.reduce_method = 0;
+    it.loop = loop_state{};
+}
+
+// Runs member i's share of the region: one implicit task, or for a host teams league
+// the teams i, i + m, i + 2m, ... one after another.
+void run_share(team* t, int i, implicit_task& it, thread_state* th) {
+    if (!t->league) {
+        begin_implicit_task(&it);
+        traced_slice slice(t->trace_name);
+        invoke_microtask(t->fn, th->gtid, i, t->argc, t->args);
+        return;
+    }
+    int nteams = t->league_thread_limit;  // reused: number of teams requested
+    int m = t->nthreads;
+    for (int j = i; j < nteams; j += m) {
+        it.team_num = j;
+        it.num_teams = nteams;
+        it.ws_count = 0;
+        it.single_count = 0;
+        invoke_microtask(t->fn, th->gtid, 0, t->argc, t->args);
+    }
+}
+
+namespace {
+
+// Whether a lingering member should try to retire at spin round k: a region elsewhere
+// wants its worker, or its spin budget ran out (no budget with KMP_BLOCKTIME=infinite:
+// then it yields its worker now and then, and retires only when the process exits).
+bool time_to_retire(unsigned k, long budget, std::chrono::steady_clock::time_point begin) {
+    if (claims::workers_wanted()) return true;
+    if ((k & 255) != 0) return false;
+    // The process is exiting: its exit-time shutdown waits for this member's task, so a
+    // long budget (KMP_BLOCKTIME=200ms, say) would delay the exit by that much.
+    if (process_exiting()) return true;
+    if (budget >= 0)
+        return std::chrono::steady_clock::now() - begin > std::chrono::microseconds(budget);
+    if ((k & 0xffff) == 0) yield_tied();
+    return false;
+}
+
+// A member done with its share while the team's tasks still run (after `single nowait`,
+// say) lends its worker to them, as a barrier wait does (task_hooks.cpp run_one): it
+// parks until its worker finds no normal work, taking the team's tasks meanwhile,
+// instead of spinning while they wait for its budget to end. False if it did not.
+bool lend_to_team_tasks(team* t, member_slot& s) {
+    if (t->tasks.busy.load(std::memory_order_relaxed) == 0 || !g_task_hooks.run_one ||
+        !g_task_hooks.run_one(&s.task))
+        return false;
+    if (g_task_hooks.wait_end) g_task_hooks.wait_end(&s.task);
+    return true;
+}
+
+// Waits for a start word other than `seen` that names member i; false when the member
+// is to leave instead (retired by the master, or it retired itself: time_to_retire).
+// While it waits unreserved it is marked lingering on `worker` (claims.hpp); on false
+// the caller clears that after releasing the claim.
+bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served,
+                std::uint64_t& seen) {
+    const auto w = static_cast<unsigned>(worker);
+    claims::set_lingering(w, true);
+    const long budget = spin_budget_us();
+    // More workers than CPUs: a member of the running region may need this CPU.
+    const unsigned spins = spins_before_yield(pool_oversubscribed());
+    const auto begin = std::chrono::steady_clock::now();
+    bool reserved_now = false;  // the CAS that would retire it found a reservation
+    for (unsigned k = 1;; ++k) {
+        const std::uint64_t v = t->start.load(std::memory_order_acquire);
+        if (v != seen) {
+            seen = v;
+            if (std::uint32_t(i) < start_members(v)) {
+                claims::set_lingering(w, false);
+                return true;
+            }
+            // A poke or a region without this member: is it told to leave?
+            if (s.reserved.load(std::memory_order_acquire) == reserve_retired) return false;
+            continue;
+        }
+        if (lend_to_team_tasks(t, s)) continue;
+        pause_then_yield(k, spins);
+        if (reserved_now || !time_to_retire(k, budget, begin)) continue;
+        // Retire, unless the master reserved this member meanwhile (then its region's
+        // start word is on the way).
+        std::uint32_t expected = served;
+        if (s.reserved.compare_exchange_strong(expected, reserve_retired,
+                                               std::memory_order_acq_rel))
+            return false;
+        if (expected == reserve_retired) return false;  // dismissed at the same time
+        reserved_now = true;
+        // Not available any more: a region waiting for lingering workers (perhaps the
+        // one this member's master runs after its own wait) must not wait for this one.
+        claims::set_lingering(w, false);
+    }
+}
+
+}  // namespace
+
+void run_member(team* t, int i, std::uint32_t epoch) {
+    // A member task is tied to its worker (ext::submit_to), so `th` stays this
+    // thread's record even across parking (wait.cpp).
+    thread_state* th = this_thread();
+    implicit_task* saved = th->current;
+    const bool saved_in_member = th->in_member;
+    th->in_member = true;
+    member_slot& s = t->slots[i];
+    const int worker = s.worker;
+    // The fork publishes the start word before it submits this task; a later word needs
+    // this member's join first, so the one seen names `epoch`.
+    std::uint64_t seen = t->start.load(std::memory_order_acquire);
+    while (start_epoch(seen) != epoch) {
+        spin_pause();
+        seen = t->start.load(std::memory_order_acquire);
+    }
+    for (;;) {
+        // Written before the start word; the next region rewrites it only after this
+        // member joined.
+        const std::uint64_t target = t->start_join_target;
+        implicit_task& it = s.task;
+        setup_task(t, i, it, worker);
+        th->current = &it;
+        run_share(t, i, it, th);
+        if (g_task_hooks.drain) g_task_hooks.drain(&it, true);
+        th->current = saved;
+        const bool hot = t->hot;
+        const std::uint32_t served = start_epoch(seen);
+        if (t->joined.fetch_add(1, std::memory_order_seq_cst) + 1 == target)
+            wake(t->slots[0].sleep);
+        if (!hot || !next_start(t, s, i, worker, served, seen)) break;
+    }
+    th->in_member = saved_in_member;
+    claims::release(static_cast<unsigned>(worker));
+    // After the release: a region waiting for lingering workers stops waiting when none
+    // lingers, and must find this worker free by then.
+    claims::set_lingering(static_cast<unsigned>(worker), false);
+    s.released.store(true, std::memory_order_release);
+    t->live.fetch_sub(1, std::memory_order_release);
+}
+
+}  // namespace loom::omp

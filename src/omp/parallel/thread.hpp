@@ -1,0 +1,153 @@
+// Per-OS-thread state and the implicit-task descriptor. Every OS thread that enters
+// the OpenMP layer (worker, initial thread or foreign thread) gets a thread_state with
+// a dense global thread id (gtid); its `current` implicit task says which team, level
+// and ICVs the code running on it belongs to.
+//
+// The only initial-exec TLS of libloom-omp is the one pointer behind this_thread(),
+// so the library can be dlopen()ed late (docs/omp.md, "Process life").
+#pragma once
+
+#include "loom/ext/trace.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "abi.hpp"
+#include "env/icv.hpp"
+
+namespace loom::omp {
+
+struct team;
+
+/// Private state of the dynamic (dispatch) loop an implicit task is in (dispatch.cpp).
+struct dispatch_buffer;
+
+struct loop_state {
+    std::uint32_t construct = 0;  // construct number (task's ws_count when it began)
+    dispatch_buffer* buf = nullptr;  // the team's buffer serving it (dynamic kinds, ordered)
+    int kind = 0;                 // resolved kind (dispatch.cpp)
+    bool ordered = false;
+    bool serial_done = false;     // team of one: the whole range was handed out
+    bool ordered_done = false;    // the current iteration executed its ordered region
+    std::uint8_t shared_kind = 0;  // unordered dynamic (2), guided (3), stealing (7) team loop
+    std::uint64_t trip = 0;       // iterations
+    std::uint64_t chunk = 1;
+    std::uint64_t next_static = 0;  // static kinds: this member's next chunk number
+    std::uint64_t cur_iter = 0;   // ordered: normalised iteration being executed
+    std::uint64_t chunk_end = 0;  // ordered: end of the current chunk
+    std::uint64_t lb = 0;         // first iteration (raw bits of the loop's type)
+    std::int64_t st = 1;          // stride
+};
+
+/// One implicit task (or the initial task of a thread). Lives in its team's member
+/// slot, in the encountering thread's frame (serialized regions) or in thread_state.
+struct implicit_task {
+    team* tm = nullptr;            // null: a team of one (initial task, serialized region)
+    implicit_task* parent = nullptr;  // the task that encountered the region
+    int tid = 0;
+    int nthreads = 1;
+    int level = 0;
+    int active_level = 0;
+    int team_num = 0;              // teams construct (host league)
+    int num_teams = 1;
+    bool in_league = false;        // inside a teams region
+    bool holds_claim = false;      // owns the claim of the worker it runs on
+    bool region_ending = false;    // member 0 only: its next barrier-wait end is the join
+    // Done with its share of the current region: its worker runs its mailbox soon
+    // (lending_worker in task.cpp). Written by the member, read by other workers: only
+    // through std::atomic_ref (a plain bool keeps the record copyable for stand-ins).
+    bool share_done = false;
+    int worker = -1;
+    task_icvs icv;
+    std::uint32_t ws_count = 0;    // dynamic loops begun in the current region
+    std::uint32_t single_count = 0;
+    int reduce_method = 0;
+    loop_state loop;
+    void* tasking = nullptr;       // explicit-task context (task.cpp), made on demand
+};
+
+/// State of one OS thread known to the runtime.
+struct thread_state {
+    kmp_int32 gtid = 0;
+    implicit_task* current = nullptr;
+    implicit_task initial;          // the thread's initial task (level 0)
+    int pushed_nthreads = 0;        // __kmpc_push_num_threads, consumed by the next fork
+    const std::vector<int>* pushed_list = nullptr;  // __kmpc_push_num_threads_list (> 1 entry)
+    int pushed_severity = 0;        // strict num_threads: 1 warning, 2 fatal; 0 not strict
+    const char* pushed_message = nullptr;
+    ident_t* pushed_loc = nullptr;
+    // __kmpc_set_thread_limit inside an explicit (target) task: its thread-limit-var.
+    // Explicit tasks share their implicit task's ICVs, so it is kept here and applies
+    // while that task (record and entry routine) is the innermost one running.
+    const void* limit_task = nullptr;
+    const void* limit_routine = nullptr;
+    int task_thread_limit = 0;
+    int pushed_bind = -1;           // __kmpc_push_proc_bind
+    int pushed_teams = 0;           // __kmpc_push_num_teams
+    int pushed_teams_threads = 0;
+    int pushed_teams_lb = 0;        // __kmpc_push_num_teams_51's lower bound
+    static constexpr int hot_levels = 4;
+    team* hot[hot_levels] = {};     // cached teams this thread forks at each level
+    std::uint64_t affinity_shown = 0;  // OMP_DISPLAY_AFFINITY: last team shape shown
+    // The context running on this thread now (saved and reset around parking, wait.cpp):
+    bool in_member = false;         // a member task, submitted to this worker (tied)
+    std::uintptr_t native_lo = 0;   // this OS thread's own stack [lo, hi): the slot-0
+    std::uintptr_t native_hi = 0;   // thread's native context is tied to worker 0
+};
+
+/// The calling thread's state, registering the thread on first use. Not inlined on
+/// purpose (see DESIGN.md: no TLS address may be kept across a suspension point).
+thread_state* this_thread();
+/// The calling thread's current implicit task.
+implicit_task* current_task();
+
+/// The pointer behind this_thread(); null until the thread entered the runtime. Read
+/// directly only by code that reaches no suspension point before it returns (the
+/// per-chunk dispatch path): elsewhere the compiler could keep its TLS address across
+/// a suspension that resumes on another OS thread. `__thread`: no dynamic
+/// initialisation, so reading it needs no TLS wrapper call.
+extern __thread thread_state* tl_state __attribute__((tls_model("initial-exec")));
+
+inline thread_state* this_thread_no_suspend() {
+    thread_state* th = tl_state;
+    return __builtin_expect(th != nullptr, 1) ? th : this_thread();
+}
+/// this_thread() read inline: only for functions that reach no suspension point before
+/// they return (see tl_state below), such as the out-of-line current_here().
+inline thread_state* this_thread_no_suspend();
+
+/// Like this_thread() but null if the thread never entered the runtime.
+thread_state* this_thread_if_known() noexcept;
+/// Registers the calling thread (a hidden helper) with a gtid held back for it.
+thread_state* register_held_thread(kmp_int32 gtid);
+/// Number of thread states handed out and still alive.
+int known_threads() noexcept;
+/// After fork(): forget every thread but the caller (lifecycle.cpp).
+void reset_threads_after_fork() noexcept;
+
+/// thread-limit-var of the code running in `it` on `th` (0: none), including the limit
+/// an enclosing target task set with __kmpc_set_thread_limit.
+int thread_limit_of(const thread_state* th, const implicit_task* it) noexcept;
+/// Invokes an outlined region body with `argc` pointer arguments.
+void invoke_microtask(kmpc_micro fn, kmp_int32 gtid, kmp_int32 tid, int argc, void** args);
+
+/// LOOM_TRACE: the psource of the region the calling thread forks next (set by the
+/// fork entry points only while tracing).
+extern thread_local const char* t_fork_psource;
+
+/// LOOM_TRACE: an implicit task's slice on its worker's track, named after its
+/// construct; nothing when tracing is off.
+struct traced_slice {
+    bool on;
+    explicit traced_slice(const char* psource) noexcept : on(ext::tracing()) {
+        if (on) ext::trace_begin(psource ? psource : "omp parallel");
+    }
+    ~traced_slice() {
+        if (on) ext::trace_end();
+    }
+    traced_slice(const traced_slice&) = delete;
+    traced_slice& operator=(const traced_slice&) = delete;
+};
+
+}  // namespace loom::omp

@@ -1,0 +1,59 @@
+// OpenMP locks: omp_lock_t and omp_nest_lock_t, their hints, and the __kmpc_* lock
+// entry points (same objects, reached through void**).
+//
+// ABI decision. clang's omp.h declares both lock types as `struct { void *_lk; }`
+// (8 bytes); gcc's omp.h (GOMP ABI, which libloom-omp will also serve) declares
+// omp_lock_t as 4 bytes and omp_nest_lock_t as 16 bytes. So:
+//  - a simple lock IS its first four bytes: a lock_word (futex mutex) kept in place, no
+//    allocation, no indirection, and it fits both ABIs; a zero-filled lock is a valid
+//    free lock, so programs that forget omp_init_lock on a static lock still work;
+//  - a nest lock needs an owner and a depth as well, which do not fit 4 bytes of the
+//    clang object beside the word, so its first eight bytes hold a pointer to a
+//    heap object (nest_lock below), installed by init (or lazily, by CAS, on first use
+//    of a zero-filled object) and freed by destroy.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "sync/lock_word.hpp"
+
+namespace loom::omp {
+
+/// omp_sync_hint_t / omp_lock_hint_t values (OpenMP 5.2, table 2.x; libomp's omp.h).
+enum : std::uintptr_t {
+    sync_hint_none = 0,
+    sync_hint_uncontended = 1,
+    sync_hint_contended = 2,
+    sync_hint_nonspeculative = 4,
+    sync_hint_speculative = 8,
+    kmp_lock_hint_hle = 1u << 16,
+    kmp_lock_hint_rtm = 1u << 17,
+    kmp_lock_hint_adaptive = 1u << 18,
+};
+
+/// Maps a hint to the waiting policy. Every valid combination is accepted; speculative
+/// hints run as ordinary locks (no transactional memory is used). An invalid
+/// combination (contended with uncontended, speculative with nonspeculative, unknown
+/// bits) is reported when checks are on and treated as no hint. `routine` names the
+/// caller in that report.
+spin_class spin_class_for_hint(std::uintptr_t hint, const char* routine) noexcept;
+
+/// Identity of the OpenMP task that owns a nest lock (and, when checks are on, a simple
+/// lock or a critical section); never 0.
+/// HOOK: for now the calling OS thread. Once explicit tasks can be suspended and resumed
+/// on another thread (untied tasks), this must return the current OpenMP task: the
+/// specification makes tasks, not threads, the owners of locks. Not inlined: after a
+/// suspension point the caller may run on another thread, so the answer is never cached.
+[[gnu::noinline]] std::uintptr_t current_owner_id() noexcept;
+
+/// The object a nest lock points to. One cache line, so two nest locks never share one.
+struct alignas(64) nest_lock {
+    static constexpr std::uint32_t live_magic = 0x4e455354u;  // "NEST"
+    std::uint32_t word = 0;                  // lock_word: held while depth > 0
+    std::uint32_t depth = 0;                 // touched only by the owner
+    std::atomic<std::uintptr_t> owner{0};    // current_owner_id() of the holder, 0 if free
+    std::uint32_t magic = live_magic;
+};
+
+}  // namespace loom::omp

@@ -1,0 +1,402 @@
+// Task dependences (depend clause, taskwait depend, undeferred tasks with depend).
+//
+// Each parent task (or implicit task) owns a hash from address to the recent history of
+// that address: the last group of tasks (one writer, or readers / inoutset members /
+// mutexinoutset members, all of one kind) and the group before it. Only the parent
+// touches its hash (it alone creates its children), so the hash needs no lock and
+// grows without limit. A new task depends on the last group, or, when it joins a
+// group of its own kind, on the group before it; omp_all_memory depends on every
+// address and then stands for all of them. mutexinoutset members are chained one
+// after another (mutual exclusion by ordering: any order is allowed, creation order is
+// one of them).
+//
+// Edges are lock-free: a predecessor's successor list is a Treiber stack that the
+// predecessor closes (exchange with `closed`) when it completes; the parent adds an
+// edge with a CAS unless the list is already closed (then there is nothing to wait
+// for). A node's predecessor count starts at 1 so it cannot become ready while the
+// parent is still adding edges; the parent drops that 1 last.
+#include "tasking/dep.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "tasking/task.hpp"
+#include "parallel/thread.hpp"
+
+namespace loom::omp::tasking {
+
+struct dephash {
+    struct entry {
+        std::intptr_t addr = 0;
+        entry* next = nullptr;
+        std::uint8_t last_kind = 0;   // 0 none, k_in, k_out, k_mtx, k_set
+        std::vector<depnode*> last;
+        std::vector<depnode*> prev;
+    };
+    std::vector<entry*> buckets;
+    std::size_t count = 0;
+    depnode* last_all = nullptr;      // the last omp_all_memory task
+    std::uint64_t pass = 0;           // numbers the tasks added, for depnode::linked
+
+    dephash() : buckets(64, nullptr) {}
+};
+
+namespace {
+
+constexpr std::uint8_t k_in = 1, k_out = 2, k_mtx = 4, k_set = 8;
+auto* const closed = reinterpret_cast<depnode::edge*>(std::uintptr_t{1});
+
+std::uint8_t kind_of(std::uint8_t flags) noexcept {
+    if ((flags & 3) == 3 || (flags & 2)) return k_out;
+    if (flags & 4) return k_mtx;
+    if (flags & 8) return k_set;
+    return k_in;
+}
+
+inline std::size_t hash_addr(std::intptr_t a, std::size_t n) noexcept {
+    auto x = static_cast<std::uint64_t>(a);
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 32;
+    return static_cast<std::size_t>(x) & (n - 1);
+}
+
+void grow(dephash& h) {
+    std::vector<dephash::entry*> nb(h.buckets.size() * 2, nullptr);
+    for (dephash::entry* e : h.buckets) {
+        while (e) {
+            dephash::entry* next = e->next;
+            std::size_t b = hash_addr(e->addr, nb.size());
+            e->next = nb[b];
+            nb[b] = e;
+            e = next;
+        }
+    }
+    h.buckets.swap(nb);
+}
+
+dephash::entry* find(dephash& h, std::intptr_t addr, bool insert) {
+    std::size_t b = hash_addr(addr, h.buckets.size());
+    for (dephash::entry* e = h.buckets[b]; e; e = e->next)
+        if (e->addr == addr) return e;
+    if (!insert) return nullptr;
+    if (h.count + 1 > h.buckets.size()) {
+        grow(h);
+        b = hash_addr(addr, h.buckets.size());
+    }
+    auto* e = new dephash::entry;
+    e->addr = addr;
+    e->next = h.buckets[b];
+    h.buckets[b] = e;
+    ++h.count;
+    return e;
+}
+
+void drop_all(std::vector<depnode*>& v) noexcept {
+    for (depnode* d : v) deps::drop_node(d);
+    v.clear();
+}
+
+void clear_entries(dephash& h) noexcept {
+    for (dephash::entry*& head : h.buckets) {
+        for (dephash::entry* e = head; e;) {
+            dephash::entry* next = e->next;
+            drop_all(e->last);
+            drop_all(e->prev);
+            delete e;
+            e = next;
+        }
+        head = nullptr;
+    }
+    h.count = 0;
+}
+
+// me waits for p (unless p already completed). One edge per pair even when they share
+// several addresses (libomp links a successor once; kmp_task_deps_multiple_edges.c
+// checks it): `linked` remembers the pass that last added an edge to p. Only the
+// parent adds edges, so the plain field needs no ordering.
+void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
+    if (!p || p == me || p->linked == pass) return;
+    p->linked = pass;
+    me->npred.fetch_add(1, std::memory_order_relaxed);
+    depnode::edge* e = me->take_edge();
+    e->to = me;
+    depnode::edge* head = p->succ.load(std::memory_order_acquire);
+    do {
+        if (head == closed) {
+            me->npred.fetch_sub(1, std::memory_order_relaxed);
+            me->untake_edge();
+            return;
+        }
+        e->next = head;
+    } while (!p->succ.compare_exchange_weak(head, e, std::memory_order_acq_rel,
+                                            std::memory_order_acquire));
+}
+
+void edges_from(const std::vector<depnode*>& v, depnode* me, depnode* last_all, std::uint64_t pass) {
+    if (v.empty()) {
+        add_edge(last_all, me, pass);
+        return;
+    }
+    for (depnode* p : v) add_edge(p, me, pass);
+}
+
+struct dep_item {
+    std::intptr_t addr;
+    std::uint8_t kind;
+    bool all;
+};
+
+// The depend items of one construct: in place up to 8 (almost every task), on the
+// heap beyond. A vector per task cost a malloc and a free for every task with depend.
+class dep_items {
+public:
+    explicit dep_items(std::size_t n) {
+        if (n > inline_items) {
+            heap_.resize(n);
+            data_ = heap_.data();
+        }
+    }
+    dep_items(const dep_items&) = delete;
+    dep_items& operator=(const dep_items&) = delete;
+
+    void push_back(const dep_item& d) noexcept { data_[size_++] = d; }  // within n
+    void shrink(std::size_t n) noexcept { size_ = n; }
+    dep_item& operator[](std::size_t i) noexcept { return data_[i]; }
+    dep_item* begin() const noexcept { return data_; }
+    dep_item* end() const noexcept { return data_ + size_; }
+    std::size_t size() const noexcept { return size_; }
+    bool empty() const noexcept { return size_ == 0; }
+    const dep_item& front() const noexcept { return data_[0]; }
+
+private:
+    static constexpr std::size_t inline_items = 8;
+    dep_item own_[inline_items];
+    std::vector<dep_item> heap_;
+    dep_item* data_ = own_;
+    std::size_t size_ = 0;
+};
+
+// Merges the two lists into `v`, one item per address (differing kinds -> out).
+void collect(dep_items& v, kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2,
+             kmp_depend_info* l2) {
+    auto add = [&](kmp_int32 n, kmp_depend_info* l) {
+        for (kmp_int32 i = 0; i < n; ++i) {
+            if (l[i].flags == 0) continue;
+            // omp_all_memory: flag 0x80, or (older code generation) address -1.
+            const bool all = (l[i].flags & 0x80) != 0 || l[i].base_addr == -1;
+            v.push_back(dep_item{all ? 0 : l[i].base_addr, all ? k_out : kind_of(l[i].flags), all});
+        }
+    };
+    if (n1 > 0 && l1) add(n1, l1);
+    if (n2 > 0 && l2) add(n2, l2);
+    if (v.size() > 1) {
+        std::sort(v.begin(), v.end(), [](const dep_item& a, const dep_item& b) {
+            return a.all != b.all ? a.all > b.all : a.addr < b.addr;
+        });
+        std::size_t o = 0;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (o > 0 && v[o - 1].all == v[i].all && (v[i].all || v[o - 1].addr == v[i].addr)) {
+                if (v[o - 1].kind != v[i].kind) v[o - 1].kind = k_out;
+                continue;
+            }
+            v[o++] = v[i];
+        }
+        v.shrink(o);
+    }
+}
+
+std::size_t count_of(kmp_int32 n1, kmp_int32 n2) noexcept {
+    return static_cast<std::size_t>(std::max(n1, 0)) + static_cast<std::size_t>(std::max(n2, 0));
+}
+
+// Adds `me` to the graph: edges from its predecessors; with `insert`, `me` also
+// becomes part of the history (a task); without, it only waits (taskwait depend).
+void process(dephash& h, depnode* me, const dep_items& items, bool insert) {
+    const std::uint64_t pass = ++h.pass;
+    if (!items.empty() && items.front().all) {
+        // omp_all_memory: after every address's last group and the previous all-memory.
+        add_edge(h.last_all, me, pass);
+        for (dephash::entry* head : h.buckets)
+            for (dephash::entry* e = head; e; e = e->next) {
+                for (depnode* p : e->last) add_edge(p, me, pass);
+            }
+        if (insert) {
+            clear_entries(h);
+            if (h.last_all) deps::drop_node(h.last_all);
+            me->refs.fetch_add(1, std::memory_order_relaxed);
+            h.last_all = me;
+        }
+        return;
+    }
+    for (const dep_item& it : items) {
+        dephash::entry* e = find(h, it.addr, insert);
+        if (!e) {
+            add_edge(h.last_all, me, pass);
+            continue;
+        }
+        const std::uint8_t k = it.kind;
+        if (k != k_out && e->last_kind == k) {
+            edges_from(e->prev, me, h.last_all, pass);
+            if (k == k_mtx && !e->last.empty()) add_edge(e->last.back(), me, pass);
+            if (insert) {
+                me->refs.fetch_add(1, std::memory_order_relaxed);
+                e->last.push_back(me);
+            }
+        } else {
+            edges_from(e->last, me, h.last_all, pass);
+            if (insert) {
+                drop_all(e->prev);
+                if (k == k_out) {
+                    drop_all(e->last);
+                } else {
+                    e->prev.swap(e->last);
+                }
+                me->refs.fetch_add(1, std::memory_order_relaxed);
+                e->last.push_back(me);
+                e->last_kind = k;
+            }
+        }
+    }
+}
+
+dephash& hash_of(const here& h) {
+    dephash** slot = current_deps_slot(h);
+    if (!*slot) *slot = new dephash;
+    return **slot;
+}
+
+// Waits (running own children meanwhile) until the predecessors listed are done.
+void wait_for(const here& h, kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2, kmp_depend_info* l2) {
+    if (n1 + n2 <= 0) return;
+    dephash** slot = current_deps_slot(h);
+    if (!*slot) return;  // no child with dependences: nothing to wait for
+    dep_items items(count_of(n1, n2));
+    collect(items, n1, l1, n2, l2);
+    depnode me;
+    ext::wait_slot s;
+    me.waiter = &s;
+    process(**slot, &me, items, false);
+    if (me.npred.fetch_sub(1, std::memory_order_acq_rel) == 1) return;
+    node* owner = current_node(h);
+    while (!s.notified() && help_one(owner)) {
+    }
+    park(s);
+}
+
+}  // namespace
+
+depnode::~depnode() {
+    while (edge_block* b = more_edges) {
+        more_edges = b->next;
+        free_raw(reinterpret_cast<ext::task*>(b));
+    }
+}
+
+depnode::edge* depnode::take_edge() {
+    const std::uint32_t i = edges_used++;
+    if (i < inline_edges) return &own_edges[i];
+    const std::uint32_t k = i - inline_edges;
+    if (k / edge_block::capacity == blocks) {  // the first slot of a block not made yet
+        auto* b = ::new (static_cast<void*>(new_record())) edge_block;
+        b->next = more_edges;
+        more_edges = b;
+        ++blocks;
+    }
+    // Slots are taken in order (untake_edge gives back only the last), so slot k is
+    // in the newest block.
+    return &more_edges->e[k % edge_block::capacity];
+}
+
+namespace deps {
+
+void drop_node(depnode* dn) noexcept {
+    if (dn->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        dn->~depnode();
+        free_raw(reinterpret_cast<ext::task*>(dn));
+    }
+}
+
+void free_hash(dephash* h) noexcept {
+    clear_entries(*h);
+    if (h->last_all) drop_node(h->last_all);
+    delete h;
+}
+
+void task_done(ext::task* rec) noexcept {
+    extra* x = extra_of(rec);
+    depnode* dn = x->dn;
+    depnode::edge* e = dn->succ.exchange(closed, std::memory_order_acq_rel);
+    while (e) {
+        depnode::edge* next = e->next;
+        depnode* to = e->to;  // e is `to`'s memory: not touched after the count below
+        if (to->npred.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            if (to->task) {
+                make_ready(to->task);
+            } else {
+                to->waiter->notify();
+            }
+        }
+        e = next;
+    }
+}
+
+}  // namespace deps
+}  // namespace loom::omp::tasking
+
+using namespace loom::omp;
+using namespace loom::omp::tasking;
+namespace ext = loom::ext;
+
+LOOM_OMP_API kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, kmp_task_t* kt, kmp_int32 ndeps,
+                                                 kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
+                                                 kmp_depend_info* noalias_dep_list) {
+    here h = current_here();
+    ext::task* rec = record_of(kt);
+    dep_items items(count_of(ndeps, ndeps_noalias));
+    collect(items, ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+    if (items.empty()) {
+        launch(h, rec, false);
+        return 0;
+    }
+    static_assert(sizeof(depnode) <= sizeof(ext::task));
+    auto* dn = ::new (static_cast<void*>(new_record())) depnode;
+    dn->task = rec;
+    ensure_extra(rec)->dn = dn;
+    rec->user |= u_deps;
+    process(hash_of(h), dn, items, true);
+    launch(h, rec, true);  // counted; queued below or by the last predecessor
+    if (dn->npred.fetch_sub(1, std::memory_order_acq_rel) == 1) start_counted(h, rec);
+    return 0;
+}
+
+LOOM_OMP_API void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps, kmp_depend_info* dep_list,
+                                       kmp_int32 ndeps_noalias, kmp_depend_info* noalias_dep_list) {
+    wait_for(current_here(), ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+}
+
+LOOM_OMP_API void __kmpc_omp_taskwait_deps_51(ident_t*, kmp_int32, kmp_int32 ndeps,
+                                              kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
+                                              kmp_depend_info* noalias_dep_list, kmp_int32 has_no_wait) {
+    // With nowait the construct is an empty task with these dependences: nothing can
+    // observe it, so it is dropped.
+    if (has_no_wait) return;
+    wait_for(current_here(), ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+}
+
+// libomp's task-graph inspection entry points (kmp_taskdeps.cpp), used by tests that
+// check which edges a task received. The node is the task's dependence node (null when
+// it had no dependences); the successor list is live: valid until the task completes,
+// after which it reads as empty.
+LOOM_OMP_API depnode* __kmpc_task_get_depnode(kmp_task_t* kt) {
+    extra* x = extra_of(record_of(kt));
+    return x ? x->dn : nullptr;
+}
+
+LOOM_OMP_API depnode::edge* __kmpc_task_get_successors(kmp_task_t* kt) {
+    depnode* dn = __kmpc_task_get_depnode(kt);
+    if (!dn) return nullptr;
+    depnode::edge* e = dn->succ.load(std::memory_order_acquire);
+    return e == closed ? nullptr : e;
+}

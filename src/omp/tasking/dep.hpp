@@ -1,0 +1,72 @@
+// Task dependences: the per-parent dependence hash and the dependence nodes.
+// Protocol and memory ordering: docs/omp_tasks.md, "Dependences".
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "loom/ext/scheduler.hpp"
+#include "loom/ext/task.hpp"
+#include "tasking/task.hpp"
+
+namespace loom::omp::tasking {
+
+struct dephash;
+
+/// One task (or one `taskwait depend` / undeferred task waiting) in the graph.
+// The first field and the edge layout follow libomp's kmp_base_depnode_t and
+// kmp_depnode_list_t (kmp.h: `successors` first; list items {node, next}), which
+// __kmpc_task_get_depnode / __kmpc_task_get_successors hand out.
+struct depnode {
+    struct edge {
+        depnode* to;
+        edge* next;
+    };
+    /// Edges beyond the inline ones: a 128-byte record each.
+    struct edge_block {
+        static constexpr unsigned capacity = 7;
+        edge_block* next;
+        edge e[capacity];
+    };
+    static constexpr unsigned inline_edges = 4;
+
+    std::atomic<edge*> succ{nullptr};  // successors; `closed` once the task completed
+    std::atomic<int> refs{1};        // the task's own + one per place the hash keeps it
+    std::atomic<int> npred{1};       // predecessors not done, + 1 while being set up
+    std::uint64_t linked = 0;        // parent only: the last edge added here was for this pass
+    ext::task* task = nullptr;       // null: a waiting context (waiter)
+    ext::wait_slot* waiter = nullptr;
+    // The edges that point here, one in each predecessor's successor list, are this
+    // node's memory: a predecessor reads its edge before it counts npred down, and this
+    // node is freed only after it ran, so after the last of them. Memory of the node's
+    // own thread, then: an edge from the heap, freed by the thread that completed the
+    // predecessor, made two threads meet on the allocator's arena lock (~4 us each
+    // time a dependence chain moved between workers). Written by the parent only.
+    std::uint32_t edges_used = 0;
+    std::uint32_t blocks = 0;         // edge blocks made (more_edges, newest first)
+    edge_block* more_edges = nullptr;
+    edge own_edges[inline_edges];
+
+    depnode() = default;
+    depnode(const depnode&) = delete;
+    depnode& operator=(const depnode&) = delete;
+    ~depnode();
+    /// An edge slot for one more predecessor (the parent, while it adds edges).
+    edge* take_edge();
+    /// Gives back the slot take_edge() returned last (its predecessor had completed).
+    void untake_edge() noexcept { --edges_used; }
+};
+static_assert(sizeof(depnode) <= ext::task::record_size);
+static_assert(sizeof(depnode::edge_block) <= ext::task::record_size);
+
+namespace deps {
+
+/// Drops one reference to a node (frees it at 0).
+void drop_node(depnode* dn) noexcept;
+/// Frees a dependence hash (its owner task ended or its region ended).
+void free_hash(dephash* h) noexcept;
+/// The task of `rec` completed: release its successors.
+void task_done(ext::task* rec) noexcept;
+
+}  // namespace deps
+}  // namespace loom::omp::tasking

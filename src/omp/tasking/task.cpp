@@ -1,0 +1,726 @@
+// Explicit tasks on loom's scheduler: allocation, launch, execution, completion and
+// release, taskwait, taskyield, included tasks (if(0), final, teams of one). How team
+// waits take part is in task_hooks.cpp. The counting protocol is described in task.hpp
+// and docs/omp_tasks.md.
+#include "loom/ext/trace.hpp"
+#include "tasking/task.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "tasking/dep.hpp"
+#include "tasking/hidden_helper.hpp"
+#include "env/icv.hpp"
+#include "parallel/team.hpp"
+#include "parallel/thread.hpp"
+#include "sync/wait.hpp"
+
+namespace loom::omp::tasking {
+
+namespace {
+
+void run_entry(ext::task* rec) noexcept;
+
+root_ctx* make_root(implicit_task* it) {
+    auto* rc = new root_ctx;
+    rc->it = it;
+    rc->tm = it->tm;
+    rc->immediate = it->tm == nullptr || it->nthreads <= 1;
+    it->tasking = rc;
+    return rc;
+}
+
+inline root_ctx* root_of(implicit_task* it) {
+    auto* rc = static_cast<root_ctx*>(it->tasking);
+    if (__builtin_expect(rc == nullptr, 0)) rc = make_root(it);
+    return rc;
+}
+
+inline void notify_waiter(std::uintptr_t w) noexcept {
+    reinterpret_cast<ext::wait_slot*>(w & ~std::uintptr_t{3})->notify();
+}
+
+void release_chain(ext::task* rec) noexcept;
+
+// After a remote RMW on node `x` that left `v`: wake the owner or release the task
+// that waits for this count.
+inline void after_rmw(node* x, std::int64_t v, bool c_changed, bool r_changed) noexcept {
+    if (c_changed && c_of(v) == 0) {
+        std::uintptr_t w = x->waiter.load(std::memory_order_acquire);
+        if ((w & 3) == wait_c) notify_waiter(w);
+    }
+    if (r_changed && r_of(v) == 0) {
+        std::uintptr_t w = x->waiter.load(std::memory_order_acquire);
+        if (w == wait_final) {
+            release_chain(record_of(reinterpret_cast<tdata*>(x)));
+        } else if ((w & 3) == wait_r) {
+            notify_waiter(w);
+        }
+    }
+}
+
+// Counts one child of `p` (released into `target`) down by c / r.
+inline void account(node* p, node* target, int c, int r, bool owner_inline) noexcept {
+    if (owner_inline) {
+        p->created -= c;
+        target->unreleased -= r;
+        return;
+    }
+    if (target == p) {
+        const std::int64_t d = c + r * r_one;
+        if (d == 0) return;
+        std::int64_t v = p->remote.fetch_sub(d, std::memory_order_acq_rel) - d;
+        after_rmw(p, v, c != 0, r != 0);
+        return;
+    }
+    if (c) {
+        std::int64_t v = p->remote.fetch_sub(c, std::memory_order_acq_rel) - c;
+        after_rmw(p, v, true, false);
+    }
+    if (r) {
+        const std::int64_t d = r * r_one;
+        std::int64_t v = target->remote.fetch_sub(d, std::memory_order_acq_rel) - d;
+        after_rmw(target, v, false, true);
+    }
+}
+
+inline node* release_target(ext::task* rec) noexcept {
+    tgroup* g = rel_group(rec);
+    return g ? &g->n : parent_node(rec);
+}
+
+void free_record(ext::task* rec) noexcept {
+    if (rec->flags & f_extra) {
+        auto* x = static_cast<extra*>(data_of(rec)->slot);
+        if (x->dn) deps::drop_node(x->dn);
+        if (x->deps) deps::free_hash(x->deps);
+        x->~extra();
+        free_raw(reinterpret_cast<ext::task*>(x));
+    }
+    // A large record says so in its header (allocate_large_task sets size_class).
+    if (rec->size_class != 0) ext::free_large_task(rec);
+    else free_raw(rec);
+}
+
+// Releases an ended task whose released count reached 0 elsewhere, then its ancestors
+// that were waiting only for it.
+void release_chain(ext::task* rec) noexcept {
+    while (rec) {
+        node* p = parent_node(rec);
+        node* target = release_target(rec);
+        free_record(rec);
+        const std::int64_t d = r_one;
+        std::int64_t v = target->remote.fetch_sub(d, std::memory_order_acq_rel) - d;
+        rec = nullptr;
+        if (r_of(v) == 0) {
+            std::uintptr_t w = target->waiter.load(std::memory_order_acquire);
+            if (w == wait_final) {
+                rec = record_of(reinterpret_cast<tdata*>(target));
+            } else if ((w & 3) == wait_r) {
+                notify_waiter(w);
+            }
+        }
+        (void)p;
+    }
+}
+
+// The task's stand-in implicit task when it runs on a worker that is not a member of
+// its team at the moment (or on a member of another team).
+struct standin {
+    implicit_task it;
+    root_ctx rc;
+};
+
+}  // namespace
+
+bool is_omp_task(ext::task* t) noexcept { return t->run == &run_entry; }
+
+extra* ensure_extra(ext::task* rec) {
+    if (rec->flags & f_extra) return static_cast<extra*>(data_of(rec)->slot);
+    ext::task* raw = new_record();
+    static_assert(sizeof(extra) <= sizeof(ext::task));
+    auto* x = ::new (static_cast<void*>(raw)) extra;
+    x->rel = static_cast<tgroup*>(data_of(rec)->slot);
+    data_of(rec)->slot = x;
+    rec->flags |= f_extra;
+    return x;
+}
+
+// Out of line on purpose: it reads the TLS pointer inline, which is safe only in a
+// function that does not suspend (its callers do).
+__attribute__((noinline)) here current_here() {
+    thread_state* th = this_thread_no_suspend();
+    return here{th, root_of(th->current)};
+}
+
+tgroup* current_group(const here& h) noexcept {
+    if (h.rc->current) {
+        extra* x = extra_of(record_of(h.rc->current));
+        return x ? x->tg : nullptr;
+    }
+    return h.rc->tg;
+}
+
+void set_current_group(const here& h, tgroup* g) {
+    if (h.rc->current) {
+        ensure_extra(record_of(h.rc->current))->tg = g;
+    } else {
+        h.rc->tg = g;
+    }
+}
+
+dephash** current_deps_slot(const here& h) {
+    if (h.rc->current) return &ensure_extra(record_of(h.rc->current))->deps;
+    return &h.rc->deps;
+}
+
+std::uint64_t lending_bit(const implicit_task* it) noexcept {
+    team* tm = it->tm;
+    // it->nthreads, not tm->nthreads: a member lingering after its region reads this
+    // while its master may already be setting up the next region (member.cpp).
+    if (!tm || it->tid >= 64 || it->tid >= it->nthreads) return 0;
+    // it->worker: the slot's copy is on the line the master writes at every fork.
+    if (it->worker != ext::current_worker()) return 0;
+    return std::uint64_t{1} << it->tid;
+}
+
+void park(ext::wait_slot& s) {
+    thread_state* th = this_thread();
+    implicit_task* it = th->current;
+    auto* rc = static_cast<root_ctx*>(it->tasking);
+    tdata* cur = rc ? rc->current : nullptr;
+    const std::uint64_t bit = lending_bit(it);
+    team* tm = it->tm;
+    // Already set when this park is nested in a barrier wait (run_one): leave it.
+    const bool mine = bit && !(tm->tasks.lending.fetch_or(bit, std::memory_order_acq_rel) & bit);
+    s.wait();
+    if (mine) tm->tasks.lending.fetch_and(~bit, std::memory_order_acq_rel);
+    // Tied contexts resume on the same worker, so `th` is still ours; restore our view,
+    // which tasks run by this worker meanwhile may have changed.
+    th = this_thread();
+    th->current = it;
+    if (rc) rc->current = cur;
+}
+
+kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
+                     std::size_t sizeof_shareds, kmp_routine_entry_t routine) {
+    const std::size_t shareds_off = (sizeof_task + 7) & ~std::size_t{7};
+    const std::size_t need = shareds_off + sizeof_shareds;
+    ext::task* rec;
+    std::uint8_t fl = 0;
+    if (__builtin_expect(need <= inline_room, 1)) {
+        rec = new_record();
+    } else {
+        rec = ext::allocate_large_task(sizeof(tdata) + need);
+    }
+    tdata* parent = h.rc->current;
+    node* pn = parent ? &parent->n : &h.rc->n;
+    rec->owner = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(pn) | (parent ? 1 : 0));
+    rec->run = &run_entry;
+    if (flags & kf_tied) fl |= f_tied;
+    const bool in_final = parent && (record_of(parent)->flags & f_final);
+    if ((flags & kf_final) || in_final) fl |= f_final;
+    if (flags & kf_destructors) fl |= f_destructors;
+    rec->flags = fl;
+    rec->user = in_final ? (u_explicit | u_included) : u_explicit;
+    tdata* d = data_of(rec);
+    ::new (&d->n) node;
+    d->root = parent ? parent->root : h.rc;
+    d->slot = current_group(h);
+    kmp_task_t* kt = ktask_of(rec);
+    kt->shareds = sizeof_shareds ? reinterpret_cast<char*>(kt) + shareds_off : nullptr;
+    kt->routine = routine;
+    kt->part_id = 0;
+    if (flags & kf_detachable) {
+        rec->user |= u_detach;
+        ensure_extra(rec);
+    }
+    if (flags & kf_priority) rec->user |= u_prio;  // read at launch: data2 is filled later
+    rec->next = reinterpret_cast<ext::task*>(need);   // size, for taskloop (until queued)
+    return kt;
+}
+
+namespace {
+
+// Finds the implicit task of `tm` that the calling worker runs as a member, if any.
+implicit_task* member_here(team* tm) noexcept;
+implicit_task* member_on(team* tm, int w) noexcept;
+
+}  // namespace
+
+// `from_loop`: the scheduler's loop started us on a fresh fiber, so th->current is
+// whatever a parked context left there and is not ours to trust.
+namespace {
+
+// Runs the task's body; an untied task re-queued by one of its parts runs its next part
+// at once (see docs/omp_tasks.md).
+inline void run_parts(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid) {
+    do {
+        rec->flags &= static_cast<std::uint8_t>(~f_requeue);
+        kt->routine(gtid, kt);
+    } while (rec->flags & f_requeue);
+}
+
+// LOOM_TRACE: every explicit task's body is one "omp task" slice, nested in the
+// scheduler's slice when the worker loop ran it. Out of line, so the untraced path pays
+// one load and a branch.
+[[gnu::noinline, gnu::cold]] void run_parts_traced(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid) {
+    ext::trace_begin("omp task");
+    run_parts(kt, rec, gtid);
+    ext::trace_end();
+}
+
+}  // namespace
+
+void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
+    tdata* d = data_of(rec);
+    kmp_task_t* kt = ktask_of(rec);
+    thread_state* th = this_thread();
+    implicit_task* prev_it = th->current;
+    root_ctx* home = d->root;
+    implicit_task* use = prev_it;
+    root_ctx* rc = nullptr;
+    standin* si = nullptr;
+    alignas(standin) unsigned char si_mem[sizeof(standin)];
+    if (prev_it == home->it) {
+        // Our creator's own thread (its context is on this stack or parked here and
+        // cannot end before we are released).
+        rc = root_of(prev_it);
+    } else if (!from_loop && prev_it->tm == home->tm && home->tm != nullptr) {
+        // Inline on a context of the same team (a member in a barrier, or a task of the
+        // team): that context stays on this stack while we run.
+        rc = root_of(prev_it);
+    } else {
+        // A worker that runs a task of the team from its scheduler loop: act as the
+        // member it is (or as the creator when it is not a member), with a private
+        // context so no other context of this thread is touched.
+        implicit_task* model = home->tm ? member_here(home->tm) : nullptr;
+        if (!model) model = home->it;
+        si = ::new (si_mem) standin{*model, root_ctx{}};
+        si->it.tasking = &si->rc;
+        si->rc.it = &si->it;
+        si->rc.tm = home->tm;
+        si->rc.standin = true;
+        si->rc.immediate = home->immediate;
+        use = &si->it;
+        rc = &si->rc;
+    }
+    if (from_loop) prev_it = &th->initial;
+    tdata* prev_cur = rc->current;
+    rc->current = d;
+    th->current = use;
+    rec->flags |= f_running;
+
+    bool run_body = true;
+    if ((rec->user & u_cancel_check) != 0) {
+        // cancel taskgroup: tasks of a cancelled group that did not start are skipped.
+        for (ext::task* r = rec;;) {
+            tgroup* g = rel_group(r);
+            if (g) {
+                if (g->cancelled.load(std::memory_order_acquire)) run_body = false;
+                break;
+            }
+            if (!parent_is_task(r)) break;
+            r = record_of(reinterpret_cast<tdata*>(parent_node(r)));
+        }
+    }
+    if (run_body && kt->routine) {  // a null routine is an empty task (taskwait nowait)
+        if (__builtin_expect(ext::tracing(), 0)) run_parts_traced(kt, rec, th->gtid);
+        else run_parts(kt, rec, th->gtid);
+    }
+    if (rec->flags & f_destructors) kt->data1.destructors(th->gtid, kt);
+    rec->flags &= static_cast<std::uint8_t>(~f_running);
+
+    // Tied: still on the thread that started us.
+    th->current = prev_it;
+    rc->current = prev_cur;
+    if (si) si->~standin();
+
+    if (rec->user & u_detach) {
+        extra* x = extra_of(rec);
+        if (x->detach.exchange(2, std::memory_order_acq_rel) != 1) {
+            // omp_fulfill_event completes it. Its parent counts it as complete only
+            // then, so an included (owner_inline) detached task is counted elsewhere.
+            // The owner's plain counts keep it; omp_fulfill_event counts it down
+            // through the remote word like any task that ends elsewhere.
+            return;
+        }
+    }
+    complete(rec, owner_inline);
+}
+
+namespace {
+
+implicit_task* member_on(team* tm, int w) noexcept {
+    for (int i = 0; i < tm->nthreads; ++i)
+        if (tm->slots[i].worker == w) return &tm->slots[i].task;
+    return nullptr;
+}
+
+implicit_task* member_here(team* tm) noexcept { return member_on(tm, ext::current_worker()); }
+
+// The worker of a member whose context is parked (lending its worker) or that is done
+// with its share of the region, or -1.
+int lending_worker(team* tm) noexcept {
+    std::uint64_t lending = tm->tasks.lending.load(std::memory_order_acquire);
+    while (lending) {
+        const int i = __builtin_ctzll(lending);
+        lending &= lending - 1;
+        if (i < tm->nthreads && tm->slots[i].worker >= 0) return tm->slots[i].worker;
+    }
+    const int n = std::min({tm->nthreads, tm->capacity, 64});
+    for (int i = 0; i < n; ++i) {
+        member_slot& s = tm->slots[i];
+        if (s.worker >= 0 && std::atomic_ref(s.task.share_done).load(std::memory_order_acquire))
+            return s.worker;
+    }
+    return -1;
+}
+
+// The worker that runs a task of a team which worker `w` took from the scheduler.
+// Explicit tasks are executed by the threads of their team: a worker outside the team
+// (the pool is larger than the team, or it belongs to another team) would run it under
+// the identity of a member that may be running at the same time (omp_get_thread_num,
+// per-thread slots, threadprivate). It hands the task to a member whose context is
+// parked (a barrier, taskwait, taskgroup): that member's worker runs its mailbox
+// before the member resumes. Until one parks (members are in their own code, which
+// under libomp would not run the task either) it holds the task; after
+// `hold_limit_s` it runs it here as a stand-in rather than stall longer.
+constexpr double hold_limit_s = 0.1;
+
+int runner_for(ext::task* rec, int w) noexcept {
+    team* tm = data_of(rec)->root->tm;
+    if (!tm || member_on(tm, w)) return w;
+    int r = lending_worker(tm);
+    if (r >= 0) return r;
+    timespec start{}, now{};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (unsigned i = 0;; ++i) {
+        if (i < 64) {
+            spin_pause();
+        } else {
+            const timespec pause{0, 20000};
+            nanosleep(&pause, nullptr);
+        }
+        if ((r = lending_worker(tm)) >= 0) return r;
+        if ((i & 63) == 0) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            const double waited = double(now.tv_sec - start.tv_sec) + 1e-9 * double(now.tv_nsec - start.tv_nsec);
+            if (waited > hold_limit_s) return w;
+        }
+    }
+}
+
+// Called by the scheduler: the task was taken from a queue (not run inline). A task
+// must resume on the worker that started it when it parks (tied), and the scheduler
+// ties a parked context only for tasks that came from a mailbox: so the first time,
+// the task goes through a mailbox: this worker's, or a member's (runner_for).
+void run_entry(ext::task* rec) noexcept {
+    if (!(rec->flags & f_bounced)) {
+        int w = ext::current_worker();
+        if (w >= 0) {
+            rec->flags |= f_bounced;
+            ext::submit_to(rec, static_cast<unsigned>(runner_for(rec, w)));
+            return;
+        }
+    }
+    execute(rec, false, true);
+}
+
+}  // namespace
+
+void complete(ext::task* rec, bool owner_inline) noexcept {
+    tdata* d = data_of(rec);
+    if (rec->user & u_deps) deps::task_done(rec);
+    node* p = parent_node(rec);
+    node* target = release_target(rec);
+    node& n = d->n;
+    if (n.created == 0 && n.unreleased == 0 &&
+        n.remote.load(std::memory_order_relaxed) == 0) {
+        // No child escaped: complete and released at once.
+        if (rec->flags & f_extra) {
+            extra* x = extra_of(rec);
+            if (x->deps) {
+                deps::free_hash(x->deps);
+                x->deps = nullptr;
+            }
+        }
+        free_record(rec);
+        account(p, target, 1, 1, owner_inline);
+        return;
+    }
+    if (rec->flags & f_extra) {
+        extra* x = extra_of(rec);
+        if (x->deps) {
+            deps::free_hash(x->deps);
+            x->deps = nullptr;
+        }
+    }
+    account(p, p, 1, 0, owner_inline);
+    n.waiter.store(wait_final, std::memory_order_relaxed);
+    const std::int64_t add = n.created + n.unreleased * r_one;
+    n.created = 0;
+    n.unreleased = 0;
+    std::int64_t v = n.remote.fetch_add(add, std::memory_order_acq_rel) + add;
+    if (r_of(v) != 0) return;  // the last child to be released releases us
+    free_record(rec);
+    account(p, target, 0, 1, owner_inline);
+}
+
+void discard(ext::task* rec) noexcept { free_record(rec); }
+
+namespace {
+// Queues a task that may start: a hidden helper task goes to the helper threads.
+inline void queue_task(ext::task* rec) {
+    if (__builtin_expect((rec->user & u_helper) != 0, 0)) {
+        hidden_helper::submit(rec, this_thread()->gtid);
+        return;
+    }
+    ext::submit(rec);
+}
+}  // namespace
+
+void make_ready(ext::task* rec) noexcept { queue_task(rec); }
+
+void run_included(const here& h, ext::task* rec) {
+    node* p = parent_node(rec);
+    p->created += 1;
+    release_target(rec)->unreleased += 1;
+    (void)h;
+    execute(rec, true, false);
+}
+
+namespace {
+struct fixed_icvs {
+    bool cancellation;
+    int max_priority;
+    bool throttle;  // KMP_ENABLE_TASK_THROTTLING (default on, as libomp)
+};
+const fixed_icvs& fixed() {
+    static const fixed_icvs f{globals().cancellation, globals().max_task_priority, [] {
+                                  const char* e = std::getenv("KMP_ENABLE_TASK_THROTTLING");
+                                  return !(e && e[0] == '0' && e[1] == 0);
+                              }()};
+    return f;
+}
+
+// Task throttling: a task that already has this many deferred children not known to
+// be complete runs the next one itself (libomp serializes when a thread's 256-entry
+// deque is full), so a producer cannot flood the queues.
+constexpr std::int32_t throttle_limit = 256;
+
+inline bool too_many_children(node* p) noexcept {
+    if (p->created < throttle_limit) return false;
+    // Count the ones that completed elsewhere (relaxed: only a heuristic).
+    return p->created + c_of(p->remote.load(std::memory_order_relaxed)) >= throttle_limit;
+}
+}  // namespace
+
+void launch(const here& h, ext::task* rec, bool hold) {
+    (void)h;
+    kmp_task_t* kt = ktask_of(rec);
+    node* p = parent_node(rec);
+    tgroup* g = rel_group(rec);
+    root_ctx* home = data_of(rec)->root;
+    const fixed_icvs& f = fixed();
+    if (f.cancellation && (g || parent_is_task(rec))) rec->user |= u_cancel_check;
+    if (f.max_priority > 0 && (rec->user & u_prio)) {
+        // Priorities 0..max: the upper half (p * 2 > max) is served before everything
+        // else (loom::priority::high), the rest as normal work.
+        int pr = kt->data2.priority;
+        if (pr > f.max_priority) pr = f.max_priority;
+        if (pr > 0 && pr * 2 > f.max_priority) rec->prio = loom::priority::high;
+    }
+    // Hidden helper tasks run on the helpers even from a team of one (libomp does so).
+    const bool may_include = !(rec->user & u_helper);
+    if (!hold && ((rec->user & u_included) ||
+                  (may_include && (home->immediate || (f.throttle && too_many_children(p)))))) {
+        run_included(h, rec);
+        return;
+    }
+    p->created += 1;
+    (g ? &g->n : p)->unreleased += 1;
+    if (!parent_is_task(rec) && !home->phase_tasks) {
+        // The implicit task itself created it (so `home` is the running context).
+        home->phase_tasks = true;
+        if (home->tm) home->tm->tasks.busy.fetch_add(1, std::memory_order_acq_rel);
+    }
+    if (hold) return;
+    queue_task(rec);
+}
+
+bool help_one(node* owner) {
+    ext::task* t = ext::pop_local();
+    if (!t) return false;
+    bool mine = false;
+    if (is_omp_task(t)) {
+        node* q = parent_node(t);
+        ext::task* r = t;
+        for (int k = 0; k < 64; ++k) {
+            if (q == owner) {
+                mine = true;
+                break;
+            }
+            if (!parent_is_task(r)) break;
+            r = record_of(reinterpret_cast<tdata*>(q));
+            q = parent_node(r);
+        }
+    }
+    if (!mine) {
+        ext::push_local(t);
+        return false;
+    }
+    t->flags |= f_bounced;
+    execute(t, parent_node(t) == owner, false);
+    return true;
+}
+
+void start_counted(const here& h, ext::task* rec) {
+    (void)h;
+    if ((rec->user & u_included) || (data_of(rec)->root->immediate && !(rec->user & u_helper))) {
+        execute(rec, true, false);
+    } else {
+        queue_task(rec);
+    }
+}
+
+void wait_node(here h, node* n, node* owner, bool want_r) {
+    auto pending = [&] { return want_r ? (n->created | n->unreleased) != 0 : n->created != 0; };
+    if (!pending()) return;
+    // 1. Our own descendants still on top of this worker's deque run here.
+    while (pending() && help_one(owner)) {
+    }
+    (void)h;
+    if (!pending()) return;
+    // 2. The rest ends elsewhere: add our counts once and sleep until they are 0.
+    ext::wait_slot s;
+    n->waiter.store(reinterpret_cast<std::uintptr_t>(&s) | (want_r ? wait_r : wait_c),
+                    std::memory_order_relaxed);
+    const std::int64_t add = want_r ? n->created + n->unreleased * r_one : n->created;
+    n->created = 0;
+    if (want_r) n->unreleased = 0;
+    std::int64_t v = n->remote.fetch_add(add, std::memory_order_acq_rel) + add;
+    if (want_r ? r_of(v) != 0 : c_of(v) != 0) park(s);
+    n->waiter.store(0, std::memory_order_relaxed);
+}
+
+}  // namespace loom::omp::tasking
+
+// ---- entry points -----------------------------------------------------------------------
+
+using namespace loom::omp;
+using namespace loom::omp::tasking;
+namespace ext = loom::ext;
+
+LOOM_OMP_API kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 flags,
+                                               std::size_t sizeof_kmp_task_t,
+                                               std::size_t sizeof_shareds,
+                                               kmp_routine_entry_t task_entry) {
+    return allocate(current_here(), flags, sizeof_kmp_task_t, sizeof_shareds, task_entry);
+}
+
+LOOM_OMP_API kmp_task_t* __kmpc_omp_target_task_alloc(ident_t* loc, kmp_int32 gtid, kmp_int32 flags,
+                                                      std::size_t sizeof_kmp_task_t,
+                                                      std::size_t sizeof_shareds,
+                                                      kmp_routine_entry_t task_entry,
+                                                      kmp_int64) {
+    kmp_task_t* kt = __kmpc_omp_task_alloc(loc, gtid, flags, sizeof_kmp_task_t, sizeof_shareds, task_entry);
+    // libomp makes every target task a hidden helper task while helpers are enabled,
+    // whatever the flags say (kmp_tasking.cpp, __kmpc_omp_target_task_alloc).
+    if (hidden_helper::enabled()) record_of(kt)->user |= u_helper;
+    return kt;
+}
+
+LOOM_OMP_API kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* kt) {
+    ext::task* rec = record_of(kt);
+    if (rec->flags & f_running) {
+        // An untied task re-queues itself for its next part: run it again when this
+        // part returns (on this worker; it may resume anywhere, so here is fine).
+        rec->flags |= f_requeue;
+        return 0;
+    }
+    launch(here{nullptr, nullptr}, rec, false);
+    return 0;
+}
+
+LOOM_OMP_API void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t* kt) {
+    here h = current_here();
+    ext::task* rec = record_of(kt);
+    node* p = parent_node(rec);
+    p->created += 1;
+    release_target(rec)->unreleased += 1;
+    h.rc->current = data_of(rec);
+    rec->flags |= f_running;
+}
+
+LOOM_OMP_API void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t* kt) {
+    here h = current_here();
+    ext::task* rec = record_of(kt);
+    // An undeferred untied task: clang's first part (and every part that reaches a
+    // scheduling point) re-queues the task through __kmpc_omp_task on itself and
+    // returns, leaving the rest of the body in later parts (kt->part_id). The
+    // encountering task is suspended until this task completes, so its remaining parts
+    // run here, on this thread, before the task may complete.
+    if (rec->flags & f_requeue) {
+        do {
+            rec->flags &= static_cast<std::uint8_t>(~f_requeue);
+            kt->routine(this_thread()->gtid, kt);
+        } while (rec->flags & f_requeue);
+        h = current_here();  // a part may have waited and resumed on another thread
+    }
+    rec->flags &= static_cast<std::uint8_t>(~f_running);
+    h.rc->current = parent_is_task(rec) ? reinterpret_cast<tdata*>(parent_node(rec)) : nullptr;
+    if (rec->flags & f_destructors) kt->data1.destructors(h.th->gtid, kt);
+    if (rec->user & u_detach) {
+        extra* x = extra_of(rec);
+        if (x->detach.exchange(2, std::memory_order_acq_rel) != 1) return;
+    }
+    complete(rec, true);
+}
+
+LOOM_OMP_API kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32) {
+    here h = current_here();
+    node* n = current_node(h);
+    wait_node(h, n, n, false);
+    return 0;
+}
+
+LOOM_OMP_API kmp_int32 __kmpc_omp_taskyield(ident_t*, kmp_int32, int) {
+    // A scheduling point: let queued work run (this context goes behind it).
+    ext::task* t = ext::pop_local();
+    if (t) {
+        if (is_omp_task(t)) {
+            here h = current_here();
+            node* n = current_node(h);
+            if (parent_node(t) == n) {
+                t->flags |= f_bounced;
+                execute(t, true, false);
+                return 0;
+            }
+        }
+        ext::push_local(t);
+    }
+    return 0;
+}
+
+LOOM_OMP_API kmp_int32 __kmpc_omp_reg_task_with_affinity(ident_t*, kmp_int32, kmp_task_t*,
+                                                         kmp_int32, void*) {
+    return 0;  // affinity is a hint; loom's scheduler places tasks by stealing
+}
+
+LOOM_OMP_API int omp_in_final() {
+    thread_state* th = this_thread();
+    auto* rc = static_cast<root_ctx*>(th->current->tasking);
+    if (!rc || !rc->current) return 0;
+    return (record_of(rc->current)->flags & f_final) ? 1 : 0;
+}
+
+LOOM_OMP_API int omp_in_explicit_task() {
+    thread_state* th = this_thread();
+    auto* rc = static_cast<root_ctx*>(th->current->tasking);
+    return rc && rc->current ? 1 : 0;
+}

@@ -1,0 +1,267 @@
+// Explicit tasks: the records, the counting protocol and the entry points shared by
+// task.cpp, taskgroup.cpp, dep.cpp, taskloop.cpp, taskred.cpp and event.cpp.
+//
+// An explicit task is one core task record (ext::task, 128 bytes) whose storage holds
+//   [ tdata: 40 bytes ][ kmp_task_t + privates ][ shareds ]
+// so the kmp_task_t the compiler sees sits 72 bytes after the record. When it does not
+// fit, the record is one larger heap block with the same layout.
+//
+// Counting (docs/omp_tasks.md, "Counting"): every task, implicit task (root) and
+// taskgroup is a `node`. A child is counted twice: "complete" (its body ended and its
+// detach event, if any, was fulfilled: what taskwait waits for) and "released"
+// (complete and every child of it released: what barriers, taskgroups and the life of
+// the parent's record wait for). The context that runs the node's task is its owner; it
+// counts children up in plain integers, and a child that ends inside the owner's own
+// run (taskwait, included task) counts down there too. Only children that end elsewhere
+// touch the atomic `remote` word (complete in the low 32 bits, released in the high
+// 32), and the owner adds its own counts there once, when it has to wait: the same
+// trick as loom::task_group.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "abi.hpp"
+#include "loom/ext/scheduler.hpp"
+#include "loom/ext/task.hpp"
+#include "tasking/task_team.hpp"
+#include "parallel/thread.hpp"
+
+namespace loom::omp {
+
+struct team;
+
+using kmp_routine_entry_t = kmp_int32 (*)(kmp_int32, void*);
+
+union kmp_cmplrdata_t {
+    kmp_int32 priority;
+    kmp_routine_entry_t destructors;
+};
+
+/// What the compiler allocates through __kmpc_omp_task_alloc (kmp.h).
+struct kmp_task_t {
+    void* shareds;
+    kmp_routine_entry_t routine;
+    kmp_int32 part_id;
+    kmp_cmplrdata_t data1;  // destructors thunk
+    kmp_cmplrdata_t data2;  // priority
+};
+static_assert(sizeof(kmp_task_t) == 40);
+
+/// kmp_depend_info_t.
+struct kmp_depend_info {
+    std::intptr_t base_addr;
+    std::size_t len;
+    std::uint8_t flags;  // 1 in, 2 out, 4 mutexinoutset, 8 inoutset, 0x80 omp_all_memory
+};
+
+// Compiler flags of __kmpc_omp_task_alloc (kmp_tasking_flags_t, low 16 bits).
+inline constexpr kmp_int32 kf_tied = 0x1;
+inline constexpr kmp_int32 kf_final = 0x2;
+inline constexpr kmp_int32 kf_merged_if0 = 0x4;
+inline constexpr kmp_int32 kf_destructors = 0x8;
+inline constexpr kmp_int32 kf_proxy = 0x10;
+inline constexpr kmp_int32 kf_priority = 0x20;
+inline constexpr kmp_int32 kf_detachable = 0x40;
+inline constexpr kmp_int32 kf_hidden_helper = 0x80;
+
+namespace tasking {
+
+inline constexpr std::int64_t r_one = std::int64_t{1} << 32;
+
+// Low bits of node::waiter: what the owner waits for.
+inline constexpr std::uintptr_t wait_c = 1;      // taskwait: complete count reaches 0
+inline constexpr std::uintptr_t wait_r = 2;      // drain / taskgroup: released count reaches 0
+inline constexpr std::uintptr_t wait_final = 3;  // task ended: release it when released == 0
+
+struct node {
+    std::atomic<std::int64_t> remote{0};  // -(ends elsewhere) + owner's adds; C low, R high
+    std::int32_t created = 0;             // owner: children not known complete
+    std::int32_t unreleased = 0;          // owner: children (targeting this node) not known released
+    std::atomic<std::uintptr_t> waiter{0};
+};
+static_assert(sizeof(node) == 24);
+
+inline std::int32_t c_of(std::int64_t v) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(v)));
+}
+inline std::int64_t r_of(std::int64_t v) noexcept { return (v - c_of(v)) >> 32; }
+
+struct root_ctx;
+struct tgroup;
+struct dephash;
+struct depnode;
+struct red_set;
+
+/// Per-task data in front of the kmp_task_t.
+struct tdata {
+    node n;             // this task as a parent
+    void* slot;         // release target (tgroup*) or, with f_extra, the extra block
+    root_ctx* root;     // the implicit-task context of the member that created the tree
+};
+static_assert(sizeof(tdata) == 40);
+
+inline constexpr std::size_t ktask_offset = 32 + sizeof(tdata);  // from the record
+inline constexpr std::size_t inline_room = ext::task::storage_size - sizeof(tdata);
+
+// ext::task::flags bits.
+inline constexpr std::uint8_t f_tied = 1;
+inline constexpr std::uint8_t f_final = 2;       // final (its descendants are final and included)
+inline constexpr std::uint8_t f_extra = 4;       // slot holds an extra block
+// 8: free
+inline constexpr std::uint8_t f_running = 16;
+inline constexpr std::uint8_t f_requeue = 32;    // untied part asked to run again
+inline constexpr std::uint8_t f_bounced = 64;    // went through its worker's mailbox
+inline constexpr std::uint8_t f_destructors = 128;
+// ext::task::user bits.
+inline constexpr std::uint8_t u_detach = 1;
+inline constexpr std::uint8_t u_deps = 2;        // has a depnode (extra->dn)
+inline constexpr std::uint8_t u_explicit = 4;    // always set: the record is an OpenMP task
+inline constexpr std::uint8_t u_cancel_check = 8;
+inline constexpr std::uint8_t u_prio = 16;       // priority clause (kmp_task_t::data2)
+inline constexpr std::uint8_t u_included = 32;   // a descendant of a final task: runs at once
+inline constexpr std::uint8_t u_helper = 64;     // hidden helper task: runs on a helper thread
+
+/// Rare per-task data, allocated on demand (a pooled record used as raw memory).
+struct extra {
+    tgroup* rel = nullptr;      // release target when created inside a taskgroup
+    tgroup* tg = nullptr;       // innermost taskgroup this task opened
+    dephash* deps = nullptr;    // dependence hash of this task's children
+    depnode* dn = nullptr;      // this task's dependence node
+    std::atomic<int> detach{0}; // 1 fulfilled, 2 body ended
+    std::uintptr_t event_tag = 0;
+};
+
+/// The explicit-task context of one implicit task (implicit_task::tasking).
+// Every task of the tree reads `it` and `tm` on whichever worker runs it, while the
+// member's own thread writes `current` and the counters for each task it runs: the
+// two groups live on separate cache lines (sharing one cost a miss per task).
+struct root_ctx {
+    // read-mostly
+    implicit_task* it = nullptr;
+    team* tm = nullptr;
+    bool standin = false;        // a worker outside the team runs a task of it
+    bool immediate = false;      // team of one: tasks run at once (included)
+    // written as tasks run
+    alignas(64) node n;          // the implicit task as a parent
+    tdata* current = nullptr;    // innermost explicit task running here (null: the implicit task)
+    tgroup* tg = nullptr;        // innermost taskgroup of the implicit task
+    dephash* deps = nullptr;
+    bool phase_tasks = false;    // created deferred tasks since its last drain
+};
+
+struct tgroup {
+    node n;
+    tgroup* parent = nullptr;
+    std::atomic<int> cancelled{0};
+    red_set* red = nullptr;      // task reductions of this taskgroup
+    int red_modifier = -1;       // reduction modifier: 0 parallel, 1 worksharing
+};
+
+// ---- record access ---------------------------------------------------------------
+
+inline tdata* data_of(ext::task* rec) noexcept { return rec->data<tdata>(); }
+inline kmp_task_t* ktask_of(ext::task* rec) noexcept {
+    return reinterpret_cast<kmp_task_t*>(reinterpret_cast<char*>(rec) + ktask_offset);
+}
+inline ext::task* record_of(kmp_task_t* kt) noexcept {
+    return reinterpret_cast<ext::task*>(reinterpret_cast<char*>(kt) - ktask_offset);
+}
+inline ext::task* record_of(tdata* d) noexcept {
+    return reinterpret_cast<ext::task*>(reinterpret_cast<char*>(d) - 32);
+}
+inline extra* extra_of(ext::task* rec) noexcept {
+    return (rec->flags & f_extra) ? static_cast<extra*>(data_of(rec)->slot) : nullptr;
+}
+/// The extra block of `rec`, created if needed (owner only, or before submission).
+extra* ensure_extra(ext::task* rec);
+/// Parent node (rec->owner): tagged with 1 when the parent is an explicit task.
+inline node* parent_node(ext::task* rec) noexcept {
+    return reinterpret_cast<node*>(reinterpret_cast<std::uintptr_t>(rec->owner) & ~std::uintptr_t{1});
+}
+inline bool parent_is_task(ext::task* rec) noexcept {
+    return (reinterpret_cast<std::uintptr_t>(rec->owner) & 1) != 0;
+}
+inline tgroup* rel_group(ext::task* rec) noexcept {
+    if (rec->flags & f_extra) return static_cast<extra*>(data_of(rec)->slot)->rel;
+    return static_cast<tgroup*>(data_of(rec)->slot);
+}
+
+/// A 128-byte record: a task's, or a raw block for taskgroups, extra data, dependence
+/// nodes (the core's per-thread caches serve threads outside the pool as well).
+inline ext::task* new_record() { return ext::allocate_task(); }
+inline void free_raw(ext::task* t) noexcept { ext::free_task(t); }
+
+/// True if `t` is a record of an OpenMP explicit task.
+bool is_omp_task(ext::task* t) noexcept;
+
+// ---- the calling context ------------------------------------------------------------
+
+struct here {
+    thread_state* th;
+    root_ctx* rc;
+};
+/// The calling thread and its implicit task's explicit-task context (created on demand).
+here current_here();
+/// The running task's node (the current explicit task, or the implicit task).
+inline node* current_node(const here& h) noexcept { return h.rc->current ? &h.rc->current->n : &h.rc->n; }
+/// The taskgroup the running task belongs to: the innermost one it opened, else the one
+/// it was created in (inherited through its ancestors); null if none.
+tgroup* binding_group(const here& h) noexcept;
+
+/// Innermost taskgroup of the running task (null if none).
+tgroup* current_group(const here& h) noexcept;
+void set_current_group(const here& h, tgroup* g);
+/// Dependence hash slot of the running task (for its children).
+dephash** current_deps_slot(const here& h);
+
+// ---- life of a task -------------------------------------------------------------------
+
+/// Allocates a task record for the running task (parent) as __kmpc_omp_task_alloc does.
+kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
+                     std::size_t sizeof_shareds, kmp_routine_entry_t routine);
+/// Makes a task allocated by allocate() known to its parent (counts) and runs it at
+/// once (included) or queues it, unless it still waits for predecessors (`hold`).
+void launch(const here& h, ext::task* rec, bool hold);
+/// Queues a task whose predecessors all completed (dep.cpp).
+void make_ready(ext::task* rec) noexcept;
+/// Starts a task that launch() counted with `hold` once it is ready: here when it is
+/// included (final, team of one), else queued.
+void start_counted(const here& h, ext::task* rec);
+/// Pops the top of this worker's deque and runs it here if it is a descendant of
+/// `owner` (the running task's node); true if it ran one.
+bool help_one(node* owner);
+/// Runs `rec` here as an included task of the running task (if0, final, team of one).
+void run_included(const here& h, ext::task* rec);
+/// Called when a task's body and its detach event are both done.
+void complete(ext::task* rec, bool owner_inline) noexcept;
+/// Frees a task allocated but never launched (taskloop pattern, zero-trip loop).
+void discard(ext::task* rec) noexcept;
+
+/// Runs queued descendants of `owner` (the running task's node) that are on top of this
+/// worker's deque, then waits until the complete (want_r=false) or released
+/// (want_r=true) count of `n` (owner's node or one of its taskgroups) is 0.
+void wait_node(here h, node* n, node* owner, bool want_r);
+
+/// Parks the calling context on `s`, keeping its OpenMP view (th->current, the running
+/// explicit task) across the switch.
+void park(ext::wait_slot& s);
+
+/// Runs the task body here. `owner_inline`: the context running us is the parent's
+/// owner (taskwait popped us, or an included task): completion counts stay plain.
+/// `from_loop`: the scheduler's loop started us on a fresh fiber.
+void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept;
+
+/// The bit of team member `it` in task_team::lending while its context parks here, or
+/// 0: only a member on its own worker (and one of the first 64) lends it.
+std::uint64_t lending_bit(const implicit_task* it) noexcept;
+
+}  // namespace tasking
+}  // namespace loom::omp
+
+namespace loom::omp::tasking {
+/// Opens / closes a taskgroup of the running task (taskgroup.cpp).
+void open_group(const here& h);
+void close_group(const here& h);
+}  // namespace loom::omp::tasking

@@ -1,0 +1,200 @@
+// Static worksharing: __kmpc_for_static_init_{4,4u,8,8u} and the distribute variants.
+// Pure arithmetic on the member's thread number; no shared state.
+#include <algorithm>
+#include <type_traits>
+
+#include "abi.hpp"
+#include "parallel/thread.hpp"
+
+namespace loom::omp {
+
+namespace {
+
+template <class T, class ST>
+std::uint64_t trip_count(T lb, T ub, ST incr) {
+    using U = std::make_unsigned_t<T>;
+    if (incr > 0) {
+        if (ub < lb) return 0;
+        return static_cast<std::uint64_t>((static_cast<U>(ub) - static_cast<U>(lb)) /
+                                          static_cast<U>(incr)) + 1;
+    }
+    if (incr < 0) {
+        if (lb < ub) return 0;
+        U step = static_cast<U>(U{0} - static_cast<U>(incr));
+        return static_cast<std::uint64_t>((static_cast<U>(lb) - static_cast<U>(ub)) / step) + 1;
+    }
+    return 1;
+}
+
+template <class T, class ST>
+T advance(T lb, std::uint64_t n, ST incr) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(lb) + static_cast<U>(n) * static_cast<U>(incr));
+}
+
+template <class T, class ST>
+void static_init(implicit_task* it, kmp_int32 schedtype, kmp_int32* plast, T* plower,
+                 T* pupper, ST* pstride, ST incr, ST chunk) {
+    int s = schedtype & ~(sch_modifier_monotonic | sch_modifier_nonmonotonic);
+    if (s >= nm_lower && s < nm_upper) s -= nm_lower - sch_lower;
+    if (s >= ord_lower && s < ord_upper) s -= ord_lower - sch_lower;
+    const bool dist = s == distribute_static || s == distribute_static_chunked;
+    const std::uint64_t tid = static_cast<std::uint64_t>(dist ? it->team_num : it->tid);
+    const std::uint64_t nth = static_cast<std::uint64_t>(dist ? it->num_teams : it->nthreads);
+    const T lb = *plower, ub = *pupper;
+    const std::uint64_t trip = trip_count(lb, ub, incr);
+    if (plast) *plast = 0;
+    if (trip == 0) {
+        *pstride = incr;
+        return;
+    }
+    if (nth <= 1) {
+        if (plast) *plast = 1;
+        *pstride = static_cast<ST>(advance(T{0}, trip, incr));
+        return;
+    }
+    const bool chunked =
+        s == sch_static_chunked || s == distribute_static_chunked || s == sch_static_balanced_chunked;
+    if (!chunked) {
+        const std::uint64_t small = trip / nth, extras = trip % nth;
+        const std::uint64_t begin = tid * small + std::min(tid, extras);
+        const std::uint64_t count = small + (tid < extras ? 1 : 0);
+        if (count == 0) {
+            *plower = advance(ub, 1, incr);
+            *pupper = ub;
+        } else {
+            *plower = advance(lb, begin, incr);
+            *pupper = advance(*plower, count - 1, incr);
+        }
+        if (plast) *plast = (count != 0 && begin + count == trip) ? 1 : 0;
+        *pstride = static_cast<ST>(advance(T{0}, trip, incr));
+        return;
+    }
+    std::uint64_t c = chunk < 1 ? 1 : static_cast<std::uint64_t>(chunk);
+    if (s == sch_static_balanced_chunked) {
+        std::uint64_t per = (trip + nth - 1) / nth;
+        c = (per + c - 1) / c * c;
+    }
+    *plower = advance(lb, tid * c, incr);
+    *pupper = advance(*plower, c - 1, incr);
+    *pstride = static_cast<ST>(advance(T{0}, nth * c, incr));
+    if (plast) *plast = (((trip - 1) / c) % nth == tid) ? 1 : 0;
+}
+
+// distribute parallel for: split among teams (block), then among the team's threads.
+template <class T, class ST>
+void dist_static_init(implicit_task* it, kmp_int32 schedule, kmp_int32* plast, T* plower,
+                      T* pupper, T* pupper_dist, ST* pstride, ST incr, ST chunk) {
+    const T lb = *plower, ub = *pupper;
+    const std::uint64_t trip = trip_count(lb, ub, incr);
+    const std::uint64_t nteams = static_cast<std::uint64_t>(it->num_teams);
+    const std::uint64_t team = static_cast<std::uint64_t>(it->team_num);
+    bool team_last = true;
+    if (trip != 0 && nteams > 1) {
+        const std::uint64_t small = trip / nteams, extras = trip % nteams;
+        const std::uint64_t begin = team * small + std::min(team, extras);
+        const std::uint64_t count = small + (team < extras ? 1 : 0);
+        if (count == 0) {
+            *plower = advance(ub, 1, incr);
+            *pupper = ub;
+            *pupper_dist = ub;
+            if (plast) *plast = 0;
+            *pstride = incr;
+            return;
+        }
+        *plower = advance(lb, begin, incr);
+        *pupper = advance(*plower, count - 1, incr);
+        team_last = begin + count == trip;
+    }
+    *pupper_dist = *pupper;
+    static_init<T, ST>(it, schedule, plast, plower, pupper, pstride, incr, chunk);
+    if (plast && !team_last) *plast = 0;
+}
+
+template <class T, class ST>
+void team_static_init(implicit_task* it, kmp_int32* plast, T* plower, T* pupper, ST* pstride,
+                      ST incr, ST chunk) {
+    const T lb = *plower, ub = *pupper;
+    const std::uint64_t trip = trip_count(lb, ub, incr);
+    const std::uint64_t n = static_cast<std::uint64_t>(it->num_teams);
+    const std::uint64_t id = static_cast<std::uint64_t>(it->team_num);
+    const std::uint64_t c = chunk < 1 ? 1 : static_cast<std::uint64_t>(chunk);
+    *plower = advance(lb, id * c, incr);
+    *pupper = advance(*plower, c - 1, incr);
+    *pstride = static_cast<ST>(advance(T{0}, n * c, incr));
+    if (plast) *plast = trip != 0 && ((trip - 1) / c) % n == id;
+}
+
+}  // namespace
+
+}  // namespace loom::omp
+
+using namespace loom::omp;
+
+LOOM_OMP_API void __kmpc_for_static_init_4(ident_t*, kmp_int32, kmp_int32 sched, kmp_int32* last,
+                                           kmp_int32* lo, kmp_int32* up, kmp_int32* st,
+                                           kmp_int32 incr, kmp_int32 chunk) {
+    static_init<kmp_int32, kmp_int32>(current_task(), sched, last, lo, up, st, incr, chunk);
+}
+LOOM_OMP_API void __kmpc_for_static_init_4u(ident_t*, kmp_int32, kmp_int32 sched,
+                                            kmp_int32* last, kmp_uint32* lo, kmp_uint32* up,
+                                            kmp_int32* st, kmp_int32 incr, kmp_int32 chunk) {
+    static_init<kmp_uint32, kmp_int32>(current_task(), sched, last, lo, up, st, incr, chunk);
+}
+LOOM_OMP_API void __kmpc_for_static_init_8(ident_t*, kmp_int32, kmp_int32 sched, kmp_int32* last,
+                                           kmp_int64* lo, kmp_int64* up, kmp_int64* st,
+                                           kmp_int64 incr, kmp_int64 chunk) {
+    static_init<kmp_int64, kmp_int64>(current_task(), sched, last, lo, up, st, incr, chunk);
+}
+LOOM_OMP_API void __kmpc_for_static_init_8u(ident_t*, kmp_int32, kmp_int32 sched,
+                                            kmp_int32* last, kmp_uint64* lo, kmp_uint64* up,
+                                            kmp_int64* st, kmp_int64 incr, kmp_int64 chunk) {
+    static_init<kmp_uint64, kmp_int64>(current_task(), sched, last, lo, up, st, incr, chunk);
+}
+LOOM_OMP_API void __kmpc_for_static_fini(ident_t*, kmp_int32) {}
+
+LOOM_OMP_API void __kmpc_dist_for_static_init_4(ident_t*, kmp_int32, kmp_int32 sched,
+                                                kmp_int32* last, kmp_int32* lo, kmp_int32* up,
+                                                kmp_int32* upd, kmp_int32* st, kmp_int32 incr,
+                                                kmp_int32 chunk) {
+    dist_static_init<kmp_int32, kmp_int32>(current_task(), sched, last, lo, up, upd, st, incr, chunk);
+}
+LOOM_OMP_API void __kmpc_dist_for_static_init_4u(ident_t*, kmp_int32, kmp_int32 sched,
+                                                 kmp_int32* last, kmp_uint32* lo, kmp_uint32* up,
+                                                 kmp_uint32* upd, kmp_int32* st, kmp_int32 incr,
+                                                 kmp_int32 chunk) {
+    dist_static_init<kmp_uint32, kmp_int32>(current_task(), sched, last, lo, up, upd, st, incr, chunk);
+}
+LOOM_OMP_API void __kmpc_dist_for_static_init_8(ident_t*, kmp_int32, kmp_int32 sched,
+                                                kmp_int32* last, kmp_int64* lo, kmp_int64* up,
+                                                kmp_int64* upd, kmp_int64* st, kmp_int64 incr,
+                                                kmp_int64 chunk) {
+    dist_static_init<kmp_int64, kmp_int64>(current_task(), sched, last, lo, up, upd, st, incr, chunk);
+}
+LOOM_OMP_API void __kmpc_dist_for_static_init_8u(ident_t*, kmp_int32, kmp_int32 sched,
+                                                 kmp_int32* last, kmp_uint64* lo, kmp_uint64* up,
+                                                 kmp_uint64* upd, kmp_int64* st, kmp_int64 incr,
+                                                 kmp_int64 chunk) {
+    dist_static_init<kmp_uint64, kmp_int64>(current_task(), sched, last, lo, up, upd, st, incr, chunk);
+}
+
+LOOM_OMP_API void __kmpc_team_static_init_4(ident_t*, kmp_int32, kmp_int32* last, kmp_int32* lo,
+                                            kmp_int32* up, kmp_int32* st, kmp_int32 incr,
+                                            kmp_int32 chunk) {
+    team_static_init<kmp_int32, kmp_int32>(current_task(), last, lo, up, st, incr, chunk);
+}
+LOOM_OMP_API void __kmpc_team_static_init_4u(ident_t*, kmp_int32, kmp_int32* last,
+                                             kmp_uint32* lo, kmp_uint32* up, kmp_int32* st,
+                                             kmp_int32 incr, kmp_int32 chunk) {
+    team_static_init<kmp_uint32, kmp_int32>(current_task(), last, lo, up, st, incr, chunk);
+}
+LOOM_OMP_API void __kmpc_team_static_init_8(ident_t*, kmp_int32, kmp_int32* last, kmp_int64* lo,
+                                            kmp_int64* up, kmp_int64* st, kmp_int64 incr,
+                                            kmp_int64 chunk) {
+    team_static_init<kmp_int64, kmp_int64>(current_task(), last, lo, up, st, incr, chunk);
+}
+LOOM_OMP_API void __kmpc_team_static_init_8u(ident_t*, kmp_int32, kmp_int32* last,
+                                             kmp_uint64* lo, kmp_uint64* up, kmp_int64* st,
+                                             kmp_int64 incr, kmp_int64 chunk) {
+    team_static_init<kmp_uint64, kmp_int64>(current_task(), last, lo, up, st, incr, chunk);
+}
