@@ -4,12 +4,22 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cerrno>
+
+#include "stack_guard.hpp"
+
 #if defined(LOOM_SANITIZE_ADDRESS)
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 #if defined(LOOM_SANITIZE_THREAD)
 #include <sanitizer/tsan_interface.h>
+#endif
+// Valgrind's client requests cost a few no-op instructions when not under valgrind;
+// without them memcheck takes a switch to a fiber for a huge stack frame and reports
+// every access on the fiber's stack.
+#if defined(LOOM_HAVE_VALGRIND_H)
+#include <valgrind/valgrind.h>
 #endif
 
 namespace loom::core {
@@ -21,27 +31,38 @@ std::size_t page_size() noexcept {
 }
 }  // namespace
 
+// One reservation per fiber: the guard (PROT_NONE, stack_guard.hpp says how large and
+// why) at the low end, the stack above it. Mapped PROT_NONE first, so the guard is
+// never committed memory; only the stack is made writable.
 fiber* fiber::create(std::size_t stack_size) noexcept {
     const std::size_t page = page_size();
     const std::size_t usable = (stack_size + page - 1) / page * page;
-    const std::size_t total = usable + page;  // + guard page at the low end
-    void* mem = mmap(nullptr, total, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    const std::size_t guard = guard_size(usable);
+    const std::size_t total = guard + usable;
+    void* mem = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (mem == MAP_FAILED) return nullptr;
-    if (mprotect(mem, page, PROT_NONE) != 0) {
+    char* stack = static_cast<char*>(mem) + guard;
+    if (mprotect(stack, usable, PROT_READ | PROT_WRITE) != 0) {
+        const int err = errno;  // the pool's message names it
         munmap(mem, total);
+        errno = err;
         return nullptr;
     }
     auto* f = new (std::nothrow) fiber();
     if (!f) {
         munmap(mem, total);
+        errno = ENOMEM;
         return nullptr;
     }
     f->mapping_ = mem;
     f->mapping_size_ = total;
     f->usable_ = usable;
+    f->guard_id_ = register_guard(mem, guard, usable);
+#if defined(LOOM_HAVE_VALGRIND_H)
+    f->valgrind_id_ = VALGRIND_STACK_REGISTER(stack, stack + usable);
+#endif
     f->ctx.owner = f;
-    f->ctx.san.stack_bottom = static_cast<char*>(mem) + page;
+    f->ctx.san.stack_bottom = stack;
     f->ctx.san.stack_size = usable;
 #if defined(LOOM_SANITIZE_THREAD)
     f->ctx.san.tsan_fiber = __tsan_create_fiber(0);
@@ -54,6 +75,11 @@ void fiber::destroy(fiber* f) noexcept {
 #if defined(LOOM_SANITIZE_THREAD)
     __tsan_destroy_fiber(f->ctx.san.tsan_fiber);
 #endif
+#if defined(LOOM_HAVE_VALGRIND_H)
+    VALGRIND_STACK_DEREGISTER(f->valgrind_id_);
+#endif
+    // Out of the registry before the range can be mapped again for something else.
+    unregister_guard(f->guard_id_);
     munmap(f->mapping_, f->mapping_size_);
     delete f;
 }

@@ -60,7 +60,7 @@ struct context {
     }
 };
 
-/// A pooled stack with a guard page below it.
+/// A pooled stack with a guard region below it (stack_guard.hpp).
 class fiber {
 public:
     using entry_fn = void (*)(bctx::transfer_t);
@@ -77,9 +77,11 @@ public:
 
 private:
     fiber() = default;
-    void* mapping_ = nullptr;
+    void* mapping_ = nullptr;  // guard, then stack
     std::size_t mapping_size_ = 0;
     std::size_t usable_ = 0;
+    int guard_id_ = -1;        // entry in the guard registry
+    [[maybe_unused]] unsigned valgrind_id_ = 0;  // VALGRIND_STACK_REGISTER's id
 };
 
 /// Describes the calling thread's native stack as a context.

@@ -44,6 +44,7 @@ pool::pool(const config& c)
         set_this_worker(&slot0);
     }
     start_workers();
+    if (slot0_adopted) slot0_altstack_.enable();
     oversubscribed_ = workers_.size() > cfg.cpus;
     if (workers_.size() < cfg.num_threads) remember_limit(static_cast<unsigned>(workers_.size()));
     victims_.resize(size());
@@ -103,6 +104,9 @@ void pool::start_workers() {
 void pool::thread_main(unsigned index) {
     while (gate_.load(std::memory_order_acquire) == 0) futex_wait(&gate_, 0);
     worker& w = *workers_[index];
+    // A thread of loom's own: its fibers' overflows are reported from this stack.
+    alt_signal_stack altstack;
+    altstack.enable();
     set_this_worker(&w);
     if (cfg.pin_workers) topo_.bind_current_thread(index);
     init_native_context(w.native, static_cast<int>(index));
@@ -125,6 +129,8 @@ pool::~pool() {
     if (slot0_adopted && this_worker() == workers_[0].get()) set_this_worker(nullptr);
     // The main thread's id is the process id (this may run on another thread).
     if (slot0_rebind_) sched_setaffinity(getpid(), sizeof slot0_mask_, &slot0_mask_);
+    // On the main thread: taken away again. Elsewhere it stays main's (never unmapped).
+    slot0_altstack_.disable();
 }
 
 void pool::wake_one() noexcept {

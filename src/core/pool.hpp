@@ -12,6 +12,7 @@
 #include "config.hpp"
 #include "injection_queue.hpp"
 #include "loom/ext/scheduler.hpp"
+#include "stack_guard.hpp"
 #include "topology.hpp"
 #include "worker.hpp"
 
@@ -102,6 +103,9 @@ private:
     // from that thread's mask, and would otherwise put every worker on place 0.
     cpu_set_t slot0_mask_{};
     bool slot0_rebind_ = false;
+    // The adopted main thread runs fibers while it waits: it needs a signal stack for
+    // the overflow report, unless it has one of its own.
+    alt_signal_stack slot0_altstack_;
     std::vector<std::unique_ptr<worker>> workers_;
     bool oversubscribed_ = false;
     std::vector<std::vector<unsigned>> victims_;
