@@ -1,0 +1,88 @@
+// The GOMP binary interface that gcc -fopenmp emits calls to (libgomp of GCC 12):
+// flag and schedule encodings shared by the gcc entry points, and the trampoline that
+// runs gcc's outlined `void (*)(void*)` bodies as kmpc microtasks, so every GOMP
+// region goes through the same fork/join as clang's (parallel/fork.cpp).
+// Values are ABI facts of libgomp (libgomp.h, libgomp_g.h, gomp-constants.h).
+#pragma once
+
+#include <cstdint>
+
+#include "abi.hpp"
+
+namespace loom::omp::gomp {
+
+/// An outlined region or task body as gcc emits it (libgomp_g.h).
+using body_fn = void (*)(void*);
+
+// ---- GOMP_parallel's `flags` (omp-expand.cc, team.c gomp_team_start) -----------------
+// The low three bits are the proc_bind clause, as omp_proc_bind_t (0: no clause; the
+// values 1..4 equal kmpc's proc_bind_* in abi.hpp).
+inline constexpr unsigned parallel_proc_bind_mask = 7u;
+
+/// The proc_bind clause carried in GOMP_parallel's flags, or -1 for none (bind-var).
+inline constexpr int proc_bind_of(unsigned flags) {
+    const unsigned b = flags & parallel_proc_bind_mask;
+    return b == 0 ? -1 : static_cast<int>(b);
+}
+
+// ---- schedules: enum gomp_schedule_type (libgomp.h) ---------------------------------
+// GOMP_loop_start / GOMP_loop_ordered_start / GOMP_parallel_loop_runtime take `sched`
+// in this encoding; the monotonic modifier is the top bit (GFS_MONOTONIC).
+inline constexpr long gfs_runtime = 0;
+inline constexpr long gfs_static = 1;
+inline constexpr long gfs_dynamic = 2;
+inline constexpr long gfs_guided = 3;
+inline constexpr long gfs_auto = 4;
+inline constexpr unsigned long gfs_monotonic = 0x80000000ul;
+
+/// The schedule kind of a GOMP `sched` argument without its modifier bit.
+inline constexpr long sched_kind(long sched) {
+    return static_cast<long>(static_cast<unsigned long>(sched) & ~gfs_monotonic);
+}
+
+/// kmpc schedule (abi.hpp sched_type) of a GOMP schedule kind; `ordered` selects the
+/// ord_* kinds. gcc passes chunk 0 for "no chunk size" with static (block partition)
+/// and 1 as the default for dynamic/guided (omp-expand.cc).
+inline constexpr kmp_int32 kmpc_schedule(long kind, bool ordered) {
+    kmp_int32 s = sch_runtime;
+    switch (kind) {
+    case gfs_static: s = sch_static_chunked; break;
+    case gfs_dynamic: s = sch_dynamic_chunked; break;
+    case gfs_guided: s = sch_guided_chunked; break;
+    case gfs_auto: s = sch_auto; break;
+    default: s = sch_runtime; break;
+    }
+    return ordered ? s + (ord_lower - sch_lower) : s;
+}
+
+// ---- GOMP_cancel / GOMP_cancellation_point `which` (gomp-constants.h) ----------------
+inline constexpr int cancel_parallel_bit = 1;
+inline constexpr int cancel_loop_bit = 2;  // GOMP_CANCEL_LOOP (= _FOR = _DO)
+inline constexpr int cancel_sections_bit = 4;
+inline constexpr int cancel_taskgroup_bit = 8;
+
+// ---- the microtask trampoline ----------------------------------------------------------
+
+/// kmpc microtask body that runs gcc's outlined `fn(data)`. Forked with two pointer
+/// arguments: {fn, data} (see fork_args).
+void microtask(kmp_int32* gtid, kmp_int32* btid, void* fn, void* data);
+
+/// The microtask as the variadic kmpc_micro the fork entry points take.
+inline kmpc_micro microtask_entry() { return reinterpret_cast<kmpc_micro>(&microtask); }
+
+/// A body pointer as the void* argument of a microtask (functions and objects share one
+/// address space on every target loom builds for).
+inline void* fn_arg(body_fn fn) { return reinterpret_cast<void*>(fn); }
+inline body_fn fn_of(void* p) { return reinterpret_cast<body_fn>(p); }
+
+/// Forks a parallel region running fn(data) on every member, as GOMP_parallel does:
+/// `num_threads` 0 means the nthreads-var default; 1 (gcc's lowering of a false `if`
+/// clause) serialises; `flags` carries the proc_bind clause (parallel.cpp).
+void fork(body_fn fn, void* data, unsigned num_threads, unsigned flags);
+
+/// The calling implicit task's number and its team's size (omp_get_thread_num /
+/// omp_get_num_threads of the caller).
+int member_id();
+int team_size();
+
+}  // namespace loom::omp::gomp
