@@ -157,6 +157,7 @@ struct tgroup {
     std::atomic<int> cancelled{0};
     red_set* red = nullptr;      // task reductions of this taskgroup
     int red_modifier = -1;       // reduction modifier: 0 parallel, 1 worksharing
+    std::uintptr_t* gomp_red = nullptr;  // gcc's task-reduction descriptors (gomp/taskgroup.cpp)
 };
 
 // ---- record access ---------------------------------------------------------------
@@ -243,6 +244,29 @@ void discard(ext::task* rec) noexcept;
 /// worker's deque, then waits until the complete (want_r=false) or released
 /// (want_r=true) count of `n` (owner's node or one of its taskgroups) is 0.
 void wait_node(here h, node* n, node* owner, bool want_r);
+
+// ---- the explicit-task constructs, as the ABI entry points of both compilers ask ----
+
+/// A task record for the running task (`flags`: kmp task flags kf_*), its kmp_task_t
+/// of `sizeof_task` bytes followed by `sizeof_shareds` bytes of shared-variable block.
+kmp_task_t* task_alloc(kmp_int32 flags, std::size_t sizeof_task, std::size_t sizeof_shareds,
+                       kmp_routine_entry_t entry);
+/// As task_alloc for a target task: a hidden helper task while helpers are enabled.
+kmp_task_t* target_task_alloc(kmp_int32 flags, std::size_t sizeof_task,
+                              std::size_t sizeof_shareds, kmp_routine_entry_t entry);
+/// Launches a task made by task_alloc (queued, or run at once when it must be
+/// included); from a running untied task on itself, queues its next part.
+void task_spawn(kmp_task_t* kt);
+/// Brackets the body of an undeferred task (if(0)) that the compiled code runs itself.
+void undeferred_task_begin(kmp_task_t* kt);
+void undeferred_task_end(kmp_task_t* kt);
+/// detach(event): makes the task's completion wait for omp_fulfill_event; returns the
+/// event handle.
+void* allow_completion_event(kmp_task_t* kt);
+/// taskwait: until the running task's children completed.
+void task_wait();
+/// taskyield: runs a queued child of the running task here, if one is on top.
+void task_yield();
 
 /// Parks the calling context on `s`, keeping its OpenMP view (th->current, the running
 /// explicit task) across the switch.

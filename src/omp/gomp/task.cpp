@@ -1,0 +1,179 @@
+// GOMP_task, GOMP_taskwait, GOMP_taskwait_depend, GOMP_taskyield: gcc's explicit tasks
+// as kmpc task records (tasking/), created, launched, made to wait for their
+// dependences and completed by the same code as clang's __kmpc_omp_task* calls.
+//
+// A gcc task is a body `fn(arg)` plus an argument block that the runtime copies
+// (cpyfn or memcpy, aligned to arg_align: task.c GOMP_task). The record holds
+//   [ kmp_task_t ][ body: fn, arg ][ copy of the block, aligned ]
+// and the kmpc routine of every gcc task is run_body, which calls fn(arg).
+//
+// Untied gcc tasks run tied: gcc does not split a task body into parts at scheduling
+// points (libgomp_g.h gives it one `fn`), so a task is one part from start to end and
+// running it on the thread that started it is a valid schedule for an untied task.
+#include <cstring>
+#include <thread>
+
+#include "gomp/task.hpp"
+#include "gomp/task_abi.hpp"
+
+using loom::omp::ident_t;
+using loom::omp::kmp_depend_info;
+using loom::omp::kmp_int32;
+using loom::omp::kmp_routine_entry_t;
+using loom::omp::kmp_task_t;
+
+// The kmpc entry points this layer translates to (tasking/).
+LOOM_OMP_API kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 flags,
+                                               std::size_t sizeof_kmp_task_t,
+                                               std::size_t sizeof_shareds,
+                                               kmp_routine_entry_t task_entry);
+LOOM_OMP_API kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t*);
+LOOM_OMP_API kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, kmp_task_t*, kmp_int32 ndeps,
+                                                 kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
+                                                 kmp_depend_info* noalias_dep_list);
+LOOM_OMP_API void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps, kmp_depend_info* dep_list,
+                                       kmp_int32 ndeps_noalias, kmp_depend_info* noalias_dep_list);
+LOOM_OMP_API void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t*);
+LOOM_OMP_API void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t*);
+LOOM_OMP_API kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32);
+LOOM_OMP_API kmp_int32 __kmpc_omp_taskyield(ident_t*, kmp_int32, int);
+LOOM_OMP_API void* __kmpc_task_allow_completion_event(ident_t*, kmp_int32, kmp_task_t*);
+
+namespace loom::omp::gomp {
+
+namespace {
+
+struct body {
+    body_fn fn;
+    void* arg;
+};
+
+inline body* body_of(kmp_task_t* kt) noexcept { return reinterpret_cast<body*>(kt + 1); }
+
+kmp_int32 run_body(kmp_int32, void* p) {
+    body* b = body_of(static_cast<kmp_task_t*>(p));
+    b->fn(b->arg);
+    return 0;
+}
+
+kmp_int32 kmpc_flags(const task_spec& s) {
+    kmp_int32 f = kf_tied;  // untied too: see the top of this file
+    if (s.flags & task_final) f |= kf_final;
+    if (s.priority > 0) f |= kf_priority;
+    if (s.flags & task_detach) f |= kf_detachable;
+    return f;
+}
+
+// detach(event): libgomp hands the event out through `detach` and, when there is an
+// argument block, in its first word, before the block is copied (task.c GOMP_task).
+void publish_event(kmp_task_t* kt, const task_spec& s, void* detach) {
+    void* ev = __kmpc_task_allow_completion_event(nullptr, 0, kt);
+    if (detach) *static_cast<void**>(detach) = ev;
+    if (s.data) *static_cast<void**>(s.data) = ev;
+}
+
+inline char* align_up(char* p, std::size_t a) noexcept {
+    const auto v = reinterpret_cast<std::uintptr_t>(p);
+    return reinterpret_cast<char*>((v + a - 1) & ~(std::uintptr_t{a} - 1));
+}
+
+// The fulfilling thread may be this one, running a sibling: run queued tasks of the
+// parent meanwhile.
+void wait_fulfilled(kmp_task_t* kt) {
+    using namespace tasking;
+    ext::task* rec = record_of(kt);
+    extra* x = extra_of(rec);
+    node* parent = parent_node(rec);
+    while (x->detach.load(std::memory_order_acquire) != 1) {
+        if (!help_one(parent)) std::this_thread::yield();
+    }
+}
+
+}  // namespace
+
+kmp_task_t* new_task(const task_spec& s, bool copy, void* detach) {
+    const std::size_t align = s.arg_align > 0 ? static_cast<std::size_t>(s.arg_align) : 1;
+    const bool block = copy && s.arg_size > 0;
+    const std::size_t room = block ? static_cast<std::size_t>(s.arg_size) + align - 1 : 0;
+    kmp_task_t* kt = __kmpc_omp_task_alloc(nullptr, 0, kmpc_flags(s),
+                                           sizeof(kmp_task_t) + sizeof(body) + room, 0, &run_body);
+    kt->data2.priority = s.priority;
+    body* b = body_of(kt);
+    b->fn = s.fn;
+    b->arg = s.data;
+    if (s.flags & task_detach) publish_event(kt, s, detach);
+    if (block) {
+        char* a = align_up(reinterpret_cast<char*>(b + 1), align);
+        if (s.cpyfn) {
+            s.cpyfn(a, s.data);
+        } else {
+            std::memcpy(a, s.data, static_cast<std::size_t>(s.arg_size));
+        }
+        b->arg = a;
+    }
+    return kt;
+}
+
+void* task_arg(kmp_task_t* kt) noexcept { return body_of(kt)->arg; }
+
+void run_undeferred(kmp_task_t* kt) {
+    const bool detached = (tasking::record_of(kt)->user & tasking::u_detach) != 0;
+    __kmpc_omp_task_begin_if0(nullptr, 0, kt);
+    run_body(0, kt);
+    // libgomp waits for the event of an undeferred detached task before the encountering
+    // task goes on (task.c GOMP_task: gomp_sem_wait (&completion_sem)).
+    if (detached) wait_fulfilled(kt);
+    __kmpc_omp_task_complete_if0(nullptr, 0, kt);
+}
+
+}  // namespace loom::omp::gomp
+
+using namespace loom::omp;
+namespace gomp = loom::omp::gomp;
+
+namespace {
+
+// if(0): wait for the predecessors, then run at once (task.c GOMP_task). Without a
+// cpyfn libgomp runs fn on the caller's block itself; so does loom.
+void undeferred(const gomp::task_spec& s, void** depend, void* detach) {
+    if ((s.flags & gomp::task_depend) && depend) {
+        gomp::depend_list l(depend);
+        __kmpc_omp_wait_deps(nullptr, 0, l.size(), l.data(), 0, nullptr);
+    }
+    gomp::run_undeferred(gomp::new_task(s, s.cpyfn != nullptr, detach));
+}
+
+}  // namespace
+
+// libgomp_g.h: void GOMP_task (void (*) (void *), void *, void (*) (void *, void *), long,
+// long, bool, unsigned, void **, int, void *).
+LOOM_OMP_API void GOMP_task(gomp::body_fn fn, void* data, gomp::copy_fn cpyfn, long arg_size,
+                            long arg_align, bool if_clause, unsigned flags, void** depend,
+                            int priority, void* detach) {
+    const gomp::task_spec s{fn, data, cpyfn, arg_size, arg_align, flags,
+                            (flags & gomp::task_priority) ? priority : 0};
+    if (!if_clause) {
+        undeferred(s, depend, detach);
+        return;
+    }
+    // Final tasks, descendants of final tasks and tasks of a team of one are included
+    // by the launch itself (tasking/task.cpp), as for clang.
+    kmp_task_t* kt = gomp::new_task(s, true, detach);
+    if ((flags & gomp::task_depend) && depend) {
+        gomp::depend_list l(depend);
+        __kmpc_omp_task_with_deps(nullptr, 0, kt, l.size(), l.data(), 0, nullptr);
+        return;
+    }
+    __kmpc_omp_task(nullptr, 0, kt);
+}
+
+LOOM_OMP_API void GOMP_taskwait() { __kmpc_omp_taskwait(nullptr, 0); }
+
+// task.c: waits "as if it was a mergeable included task construct with empty body":
+// for the listed dependences only.
+LOOM_OMP_API void GOMP_taskwait_depend(void** depend) {
+    gomp::depend_list l(depend);
+    __kmpc_omp_wait_deps(nullptr, 0, l.size(), l.data(), 0, nullptr);
+}
+
+LOOM_OMP_API void GOMP_taskyield() { __kmpc_omp_taskyield(nullptr, 0, 0); }
