@@ -1,5 +1,6 @@
 #include "stack_guard.hpp"
 
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -164,10 +165,16 @@ void on_segv(int sig, siginfo_t* info, void* uctx) {
     forward(sig, info, uctx);
 }
 
+// fork() while another thread holds registry_lock would leave it locked for good in
+// the child, whose pool maps fresh fibers: the forking thread takes it across fork().
+void lock_for_fork() { registry_lock.lock(); }
+void unlock_after_fork() { registry_lock.unlock(); }
+
 // Under registry_lock, at the first registration.
 void install_handler() noexcept {
     if (handler_installed) return;
     handler_installed = true;
+    pthread_atfork(&lock_for_fork, &unlock_after_fork, &unlock_after_fork);
     if (sigaction(SIGSEGV, nullptr, &previous_action) != 0) return;
     struct sigaction ours {};
     ours.sa_sigaction = &on_segv;

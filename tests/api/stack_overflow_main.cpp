@@ -29,6 +29,8 @@
 //               wild / recurse after the program installed its own SIGSEGV handler:
 //               a wild fault reaches it unchanged (it exits 42), an overflow does not
 //   altstack    signal stacks: a pool thread has one, the main thread keeps its own
+//   fork_deep   deep, in a fork child of a process whose pool had parked tasks (the
+//               child's new pool maps fresh fibers; their overflow is reported too)
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -59,7 +61,7 @@ const char* const overflow_line_tail =
 
 // ---- the child ----------------------------------------------------------------------
 
-enum class scenario { recurse, unprobed, probed, deep, main_fiber, wild, user_wild, user_overflow, altstack };
+enum class scenario { recurse, unprobed, probed, deep, main_fiber, wild, user_wild, user_overflow, altstack, fork_deep };
 
 scenario parse_scenario(const char* s) {
     const std::string n = s;
@@ -72,6 +74,7 @@ scenario parse_scenario(const char* s) {
     if (n == "user_wild") return scenario::user_wild;
     if (n == "user_overflow") return scenario::user_overflow;
     if (n == "altstack") return scenario::altstack;
+    if (n == "fork_deep") return scenario::fork_deep;
     std::fprintf(stderr, "unknown scenario %s\n", s);
     std::exit(2);
 }
@@ -293,6 +296,31 @@ int run_altstack() {
     return failures ? 1 : 0;
 }
 
+int run_deep() {
+    const long got = loom::async(depth, 10000).get();
+    std::printf("depth %ld\n", got);
+    return got == 10000 ? 0 : 1;
+}
+
+int run_fork_deep() {
+    // Parked tasks first, so that fibers exist (and were registered) before the fork.
+    loom::promise<int> p;
+    auto waiter = loom::async([f = p.get_future()]() mutable { return f.get(); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    p.set_value(1);
+    waiter.get();
+    std::fflush(stdout);
+    const pid_t pid = fork();
+    if (pid == 0) _exit(run_deep());
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status)) {  // end as the fork child did
+        signal(WTERMSIG(status), SIG_DFL);
+        raise(WTERMSIG(status));
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int run_child(scenario s) {
     // A dying child writes no core file.
     rlimit none{0, 0};
@@ -303,11 +331,8 @@ int run_child(scenario s) {
     case scenario::unprobed:
     case scenario::probed: return run_neighbours(s);
     case scenario::user_overflow: install_user_handler(); return run_neighbours(scenario::recurse);
-    case scenario::deep: {
-        const long got = loom::async(depth, 10000).get();
-        std::printf("depth %ld\n", got);
-        return got == 10000 ? 0 : 1;
-    }
+    case scenario::deep: return run_deep();
+    case scenario::fork_deep: return run_fork_deep();
     case scenario::main_fiber: return run_main_fiber();
     case scenario::wild: return run_wild();
     case scenario::user_wild: install_user_handler(); return run_wild();
