@@ -12,9 +12,11 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "abi.hpp"
+#include "loom/ext/size_parse.hpp"
 #include "routines/alloc.hpp"
 #include "env/env_text.hpp"
 #include "env/places.hpp"
@@ -62,31 +64,13 @@ void env_nonneg(const char* name, int& field, long hi = INT_MAX, bool positive =
     field = static_cast<int>(x);
 }
 
-// Size with an optional unit (B, K, M, G, T; default `unit`).
+// Size with an optional unit (B, K, M, G, T; default `unit`), by the parser every
+// layer shares (ext/size_parse.hpp); a size of 0 is no size for OpenMP.
 bool parse_size(const std::string& text, char unit, std::size_t& out) {
-    std::string s = trim(text);
-    std::size_t i = 0;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-    if (i == 0 || i > 15) return false;
-    unsigned long long v = std::strtoull(s.substr(0, i).c_str(), nullptr, 10);
-    std::string rest = lower(trim(s.substr(i)));
-    char u = static_cast<char>(std::tolower(unit));
-    if (!rest.empty()) {
-        if (rest.size() == 2 && rest[1] == 'b' && rest[0] != 'b') rest.resize(1);
-        if (rest.size() != 1) return false;
-        u = rest[0];
-    }
-    unsigned long long mult = 1;
-    switch (u) {
-        case 'b': mult = 1; break;
-        case 'k': mult = 1ull << 10; break;
-        case 'm': mult = 1ull << 20; break;
-        case 'g': mult = 1ull << 30; break;
-        case 't': mult = 1ull << 40; break;
-        default: return false;
-    }
-    out = static_cast<std::size_t>(v * mult);
-    return out > 0;
+    const std::optional<std::size_t> n = ext::parse_size(text, unit);
+    if (!n || *n == 0) return false;
+    out = *n;
+    return true;
 }
 
 int bind_value(const std::string& word) {

@@ -22,6 +22,7 @@
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 #include "sync/wait.hpp"
+#include "routines/foreign_runtime.hpp"
 
 namespace loom::omp {
 
@@ -98,6 +99,7 @@ void first_use() {
     const global_icvs& g = globals();
     if (g.display_env) display_env(g.display_env == 2);
     display_settings_if_asked();
+    check_foreign_runtimes();
 }
 
 void start_locked(unsigned n) {
@@ -167,6 +169,7 @@ int try_grow_pool(int n) {
 }
 
 void enter_region() noexcept {
+    recheck_foreign_runtimes();
     for (;;) {
         g_in_flight.fetch_add(1, std::memory_order_seq_cst);
         if (!g_quiet.load(std::memory_order_seq_cst)) return;
