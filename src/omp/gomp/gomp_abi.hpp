@@ -37,22 +37,36 @@ inline constexpr unsigned long gfs_monotonic = 0x80000000ul;
 
 /// The schedule kind of a GOMP `sched` argument without its modifier bit.
 inline constexpr long sched_kind(long sched) {
-    return static_cast<long>(static_cast<unsigned long>(sched) & ~gfs_monotonic);
+    // The bit is tested on the low 32 bits: gcc builds the argument as an unsigned int.
+    return static_cast<long>(static_cast<unsigned long>(sched) & 0x7fffffffu);
 }
 
-/// kmpc schedule (abi.hpp sched_type) of a GOMP schedule kind; `ordered` selects the
-/// ord_* kinds. gcc passes chunk 0 for "no chunk size" with static (block partition)
-/// and 1 as the default for dynamic/guided (omp-expand.cc).
-inline constexpr kmp_int32 kmpc_schedule(long kind, bool ordered) {
+/// kmpc schedule (abi.hpp sched_type) of a GOMP schedule kind. gcc passes chunk 0 for
+/// "no chunk size" with static, which is the block partition (sch_static), and 1 as the
+/// default for dynamic/guided (omp-expand.cc). `ordered` selects the ord_* kinds;
+/// `nonmonotonic` (the GOMP_loop_nonmonotonic_* entry points, and a GOMP_loop_start
+/// sched without GFS_MONOTONIC: OpenMP 5.0's default for dynamic and guided) lets
+/// dynamic loops hand chunks out of order (work stealing).
+inline constexpr kmp_int32 kmpc_schedule(long kind, bool ordered, long chunk,
+                                         bool nonmonotonic) {
     kmp_int32 s = sch_runtime;
     switch (kind) {
-    case gfs_static: s = sch_static_chunked; break;
+    case gfs_static: s = chunk > 0 ? sch_static_chunked : sch_static; break;
     case gfs_dynamic: s = sch_dynamic_chunked; break;
     case gfs_guided: s = sch_guided_chunked; break;
     case gfs_auto: s = sch_auto; break;
     default: s = sch_runtime; break;
     }
-    return ordered ? s + (ord_lower - sch_lower) : s;
+    if (ordered) return s + (ord_lower - sch_lower);
+    if (nonmonotonic && (kind == gfs_dynamic || kind == gfs_guided))
+        s |= sch_modifier_nonmonotonic;
+    return s;
+}
+
+/// kmpc schedule of GOMP_loop_start's `sched` argument (kind plus GFS_MONOTONIC).
+inline constexpr kmp_int32 kmpc_schedule_of(long sched, bool ordered, long chunk) {
+    const bool monotonic = (static_cast<unsigned long>(sched) & gfs_monotonic) != 0;
+    return kmpc_schedule(sched_kind(sched), ordered, chunk, !monotonic);
 }
 
 // ---- GOMP_cancel / GOMP_cancellation_point `which` (gomp-constants.h) ----------------
@@ -85,4 +99,57 @@ void fork(body_fn fn, void* data, unsigned num_threads, unsigned flags);
 int member_id();
 int team_size();
 
+/// The calling thread's gtid, for the kmpc entry points below.
+kmp_int32 gtid();
+
+/// The 5.0 worksharing entry points' extra arguments (GOMP_loop_start,
+/// GOMP_loop_ordered_start, GOMP_loop_doacross_start, GOMP_sections2_start,
+/// GOMP_scope_start; loop.c, sections.c, scope.c): `reductions`, gcc's task-reduction
+/// array for `reduction(task, ...)`, is registered for the construct; `mem`, when not
+/// null, holds a size on entry and gets zeroed storage of that size shared by the team
+/// for this construct (lastprivate(conditional), inscan). Every member of the team calls
+/// it for the construct, before it takes iterations (workshare.cpp).
+void workshare_extras(std::uintptr_t* reductions, void** mem);
+
+/// The source location the GOMP layer passes to kmpc entry points (gcc gives none).
+extern ident_t gomp_loc;
+
 }  // namespace loom::omp::gomp
+
+// ---- the kmpc entry points the GOMP layer calls (src/omp/kmpc/, same library) ---------
+// Declared here, not through the worksharing headers, so that the GOMP layer reaches the
+// core through the same doors as clang's code.
+LOOM_OMP_API void __kmpc_barrier(loom::omp::ident_t*, loom::omp::kmp_int32);
+LOOM_OMP_API loom::omp::kmp_int32 __kmpc_cancel_barrier(loom::omp::ident_t*, loom::omp::kmp_int32);
+LOOM_OMP_API loom::omp::kmp_int32 __kmpc_cancel(loom::omp::ident_t*, loom::omp::kmp_int32,
+                                                loom::omp::kmp_int32 kind);
+LOOM_OMP_API loom::omp::kmp_int32 __kmpc_cancellationpoint(loom::omp::ident_t*,
+                                                           loom::omp::kmp_int32,
+                                                           loom::omp::kmp_int32 kind);
+LOOM_OMP_API loom::omp::kmp_int32 __kmpc_single(loom::omp::ident_t*, loom::omp::kmp_int32);
+LOOM_OMP_API void* __kmpc_copyprivate_light(loom::omp::ident_t*, loom::omp::kmp_int32,
+                                            void* cpy_data);
+LOOM_OMP_API void __kmpc_dispatch_init_8(loom::omp::ident_t*, loom::omp::kmp_int32,
+                                         loom::omp::kmp_int32 schedule, loom::omp::kmp_int64 lb,
+                                         loom::omp::kmp_int64 ub, loom::omp::kmp_int64 st,
+                                         loom::omp::kmp_int64 chunk);
+LOOM_OMP_API int __kmpc_dispatch_next_8(loom::omp::ident_t*, loom::omp::kmp_int32,
+                                        loom::omp::kmp_int32* last, loom::omp::kmp_int64* lb,
+                                        loom::omp::kmp_int64* ub, loom::omp::kmp_int64* st);
+LOOM_OMP_API void __kmpc_dispatch_init_8u(loom::omp::ident_t*, loom::omp::kmp_int32,
+                                          loom::omp::kmp_int32 schedule, loom::omp::kmp_uint64 lb,
+                                          loom::omp::kmp_uint64 ub, loom::omp::kmp_int64 st,
+                                          loom::omp::kmp_int64 chunk);
+LOOM_OMP_API int __kmpc_dispatch_next_8u(loom::omp::ident_t*, loom::omp::kmp_int32,
+                                         loom::omp::kmp_int32* last, loom::omp::kmp_uint64* lb,
+                                         loom::omp::kmp_uint64* ub, loom::omp::kmp_int64* st);
+LOOM_OMP_API void __kmpc_dispatch_init_4(loom::omp::ident_t*, loom::omp::kmp_int32,
+                                         loom::omp::kmp_int32 schedule, loom::omp::kmp_int32 lb,
+                                         loom::omp::kmp_int32 ub, loom::omp::kmp_int32 st,
+                                         loom::omp::kmp_int32 chunk);
+LOOM_OMP_API int __kmpc_dispatch_next_4(loom::omp::ident_t*, loom::omp::kmp_int32,
+                                        loom::omp::kmp_int32* last, loom::omp::kmp_int32* lb,
+                                        loom::omp::kmp_int32* ub, loom::omp::kmp_int32* st);
+LOOM_OMP_API void __kmpc_dispatch_fini_8(loom::omp::ident_t*, loom::omp::kmp_int32);
+LOOM_OMP_API void __kmpc_ordered(loom::omp::ident_t*, loom::omp::kmp_int32);
+LOOM_OMP_API void __kmpc_end_ordered(loom::omp::ident_t*, loom::omp::kmp_int32);

@@ -19,6 +19,10 @@ namespace {
 ident_t parallel_loc{0, 2, 0, 0, ";unknown;GOMP_parallel;0;0;;"};
 }  // namespace
 
+ident_t gomp_loc{0, 2, 0, 0, ";unknown;GOMP;0;0;;"};
+
+kmp_int32 gtid() { return this_thread_no_suspend()->gtid; }
+
 void microtask(kmp_int32*, kmp_int32*, void* fn, void* data) { fn_of(fn)(data); }
 
 void fork(body_fn fn, void* data, unsigned num_threads, unsigned flags) {

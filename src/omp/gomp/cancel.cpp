@@ -1,0 +1,50 @@
+// GOMP cancellation (libgomp parallel.c GOMP_cancel / GOMP_cancellation_point): gcc's
+// GOMP_CANCEL_* bit of the construct onto kmpc's cancellation kinds.
+#include "gomp/gomp_abi.hpp"
+#include "parallel/thread.hpp"
+#include "worksharing/dispatch.hpp"
+
+namespace loom::omp::gomp {
+namespace {
+
+kmp_int32 kind_of(int which) {
+    if (which & cancel_parallel_bit) return cancel_parallel;
+    if (which & cancel_loop_bit) return cancel_loop;
+    if (which & cancel_sections_bit) return cancel_sections;
+    if (which & cancel_taskgroup_bit) return cancel_taskgroup;
+    return cancel_noreq;
+}
+
+// A member that leaves a cancelled loop or sections construct for its end takes no more
+// chunks: its dispatch loop ends here, so the team's loop buffer is released as if it had
+// run out of chunks (the construct's end then needs no further call from it).
+void leave_construct(kmp_int32 kind) {
+    if (kind == cancel_loop || kind == cancel_sections) abandon_loop(current_task());
+}
+
+bool cancellation_point(int which) {
+    const kmp_int32 kind = kind_of(which);
+    if (kind == cancel_noreq) return false;
+    if (__kmpc_cancellationpoint(&gomp_loc, gtid(), kind) == 0) return false;
+    leave_construct(kind);
+    return true;
+}
+
+}  // namespace
+}  // namespace loom::omp::gomp
+
+using namespace loom::omp;
+using namespace loom::omp::gomp;
+
+// parallel.c: true when the construct is cancelled (the caller leaves it). do_cancel
+// false (an `if` clause that is false) makes it a cancellation point.
+LOOM_OMP_API bool GOMP_cancel(int which, bool do_cancel) {
+    if (!do_cancel) return cancellation_point(which);
+    const kmp_int32 kind = kind_of(which);
+    if (kind == cancel_noreq) return false;
+    if (__kmpc_cancel(&gomp_loc, gtid(), kind) == 0) return false;
+    leave_construct(kind);
+    return true;
+}
+
+LOOM_OMP_API bool GOMP_cancellation_point(int which) { return cancellation_point(which); }

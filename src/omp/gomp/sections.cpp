@@ -1,0 +1,77 @@
+// GOMP sections (libgomp sections.c): section numbers 1..count handed out one at a time
+// by a dynamic dispatch loop with chunk 1, the same loop clang's code uses for dynamic
+// schedules; 0 means "no section left".
+#include "gomp/gomp_abi.hpp"
+#include "gomp/parallel_start.hpp"
+
+namespace loom::omp::gomp {
+namespace {
+
+void begin_sections(unsigned count) {
+    // count 0 begins an empty loop (lb 1 > ub 0), so every member still enters it.
+    const auto ub = static_cast<kmp_int32>(count > 0x7fffffffu ? 0x7fffffffu : count);
+    __kmpc_dispatch_init_4(&gomp_loc, gtid(), sch_dynamic_chunked, 1, ub, 1, 1);
+}
+
+unsigned next_section() {
+    kmp_int32 last = 0, lb = 0, ub = 0, st = 1;
+    if (!__kmpc_dispatch_next_4(&gomp_loc, gtid(), &last, &lb, &ub, &st)) return 0;
+    return static_cast<unsigned>(lb);
+}
+
+// GOMP_parallel_sections: the work share exists before the body runs (sections.c
+// gomp_sections_init in the master); the body starts with GOMP_sections_next.
+struct parallel_sections {
+    body_fn fn;
+    void* data;
+    unsigned count;
+};
+
+void begin_member_sections(void* p) { begin_sections(static_cast<parallel_sections*>(p)->count); }
+
+void parallel_sections_body(void* p) {
+    begin_member_sections(p);
+    const auto* ps = static_cast<const parallel_sections*>(p);
+    ps->fn(ps->data);
+}
+
+}  // namespace
+}  // namespace loom::omp::gomp
+
+using namespace loom::omp;
+using namespace loom::omp::gomp;
+
+LOOM_OMP_API unsigned GOMP_sections_start(unsigned count) {
+    begin_sections(count);
+    return next_section();
+}
+
+// sections.c (5.0): task reductions and `mem` as GOMP_loop_start.
+LOOM_OMP_API unsigned GOMP_sections2_start(unsigned count, std::uintptr_t* reductions,
+                                           void** mem) {
+    workshare_extras(reductions, mem);
+    return GOMP_sections_start(count);
+}
+
+LOOM_OMP_API unsigned GOMP_sections_next() { return next_section(); }
+
+LOOM_OMP_API void GOMP_parallel_sections(body_fn fn, void* data, unsigned num_threads,
+                                         unsigned count, unsigned flags) {
+    parallel_sections ps{fn, data, count};
+    fork(parallel_sections_body, &ps, num_threads, flags);
+}
+
+LOOM_OMP_API void GOMP_parallel_sections_start(body_fn fn, void* data, unsigned num_threads,
+                                               unsigned count) {
+    split_start(fn, data, num_threads, 0, begin_member_sections,
+                new parallel_sections{fn, data, count},
+                [](void* p) { delete static_cast<parallel_sections*>(p); });
+}
+
+LOOM_OMP_API void GOMP_sections_end() { __kmpc_barrier(&gomp_loc, gtid()); }
+LOOM_OMP_API void GOMP_sections_end_nowait() {}
+
+// True when the enclosing parallel region was cancelled.
+LOOM_OMP_API bool GOMP_sections_end_cancel() {
+    return __kmpc_cancel_barrier(&gomp_loc, gtid()) != 0;
+}
