@@ -14,6 +14,7 @@
 #include <set>
 
 #include "cgroup.hpp"
+#include "loom/ext/size_parse.hpp"
 
 namespace loom::core {
 
@@ -127,26 +128,7 @@ std::optional<long> parse_count(const std::string& raw) {
 }
 
 std::optional<std::size_t> parse_size(const std::string& raw, char default_unit) {
-    std::string text = trim(raw);
-    std::size_t digits = 0;
-    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
-    if (digits == 0) return std::nullopt;
-    auto number = parse_count(text.substr(0, digits));
-    if (!number) return std::nullopt;
-    std::string unit = trim(text.substr(digits));
-    char u = unit.empty() ? default_unit : static_cast<char>(std::toupper(unit[0]));
-    if (unit.size() > 1 && !(unit.size() == 2 && std::toupper(unit[1]) == 'B')) return std::nullopt;
-    int shift = 0;
-    switch (u) {
-        case 'B': shift = 0; break;
-        case 'K': shift = 10; break;
-        case 'M': shift = 20; break;
-        case 'G': shift = 30; break;
-        default: return std::nullopt;
-    }
-    auto value = static_cast<std::size_t>(*number);
-    if (value > (SIZE_MAX >> shift)) return std::nullopt;
-    return value << shift;
+    return ext::parse_size(raw, default_unit);
 }
 
 void warn_bad_value(const char* variable, const std::string& value, const char* why,

@@ -29,8 +29,9 @@ double resolve_exit_timeout();
 /// CPUs this process may use: the affinity mask, capped by a cgroup CPU quota.
 unsigned usable_cpus();
 
-/// Parses a size with an optional unit (B, K, M, G; case-insensitive; no unit means
-/// bytes for LOOM_*, kilobytes for OMP_STACKSIZE, as the OpenMP spec says).
+/// Parses a size with an optional unit (B, K, M, G, T; case-insensitive; no unit means
+/// bytes for LOOM_*, kilobytes for OMP_STACKSIZE, as the OpenMP spec says): the
+/// layers' shared parser, ext/size_parse.hpp.
 std::optional<std::size_t> parse_size(const std::string& text, char default_unit);
 /// Parses a whole, non-negative decimal number that fits a long.
 std::optional<long> parse_count(const std::string& text);

@@ -1,27 +1,19 @@
-// Thin wrappers over the Linux futex system call: the only kernel primitive loom uses
-// for sleeping and waking.
+// The futex and the spin-wait hint as the scheduler names them: the one copy lives in
+// the extension interface (include/loom/ext/futex.hpp, spin.hpp), shared with the
+// C++ API and the OpenMP layer.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 
+#include "loom/ext/futex.hpp"
+#include "loom/ext/spin.hpp"
+
 namespace loom::core {
 
-/// Sleeps while `*word == expected` (returns at once otherwise, or spuriously).
-void futex_wait(std::atomic<std::uint32_t>* word, std::uint32_t expected) noexcept;
-/// As futex_wait, but gives up after `timeout_ns`.
-void futex_wait_for(std::atomic<std::uint32_t>* word, std::uint32_t expected,
-                    long timeout_ns) noexcept;
-/// Wakes up to `count` threads sleeping on `word`.
-void futex_wake(std::atomic<std::uint32_t>* word, int count) noexcept;
-
-/// The spin-wait hint of the processor (PAUSE on x86).
-inline void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    asm volatile("yield" ::: "memory");
-#endif
-}
+using ext::cpu_relax;
+using ext::futex_wait;
+using ext::futex_wait_for;
+using ext::futex_wake;
 
 }  // namespace loom::core

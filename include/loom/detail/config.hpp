@@ -3,19 +3,15 @@
 #pragma once
 
 #include "loom/ext/export.hpp"
+#include "loom/ext/spin.hpp"
 
 namespace loom::detail {
 
 /// Reports API misuse that the standard calls undefined (debug builds) and aborts.
 [[noreturn]] LOOM_EXPORT void misuse(const char* what) noexcept;
 
-inline void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    asm volatile("yield" ::: "memory");
-#endif
-}
+/// The processor's spin-wait hint (one copy for every layer: ext/spin.hpp).
+using ext::cpu_relax;
 
 }  // namespace loom::detail
 

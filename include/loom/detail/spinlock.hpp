@@ -1,38 +1,12 @@
-// A tiny test-and-test-and-set lock for the wait queues of the sync primitives.
-// Critical sections are a handful of pointer updates and never suspend, so a spin
-// with a yield fallback (for a preempted holder on an oversubscribed machine) fits.
+// The lock of the wait queues of the sync primitives: the extension interface's
+// test-and-test-and-set lock (include/loom/ext/spin.hpp; critical sections of a few
+// pointer updates that never suspend; spins, then yields to a preempted holder).
 #pragma once
 
-#include <atomic>
-#include <thread>
-
-#include "loom/detail/config.hpp"
+#include "loom/ext/spin.hpp"
 
 namespace loom::detail {
 
-class spinlock {
-public:
-    void lock() noexcept {
-        for (;;) {
-            if (!locked_.exchange(true, std::memory_order_acquire)) return;
-            unsigned spins = 0;
-            while (locked_.load(std::memory_order_relaxed)) {
-                if (++spins < 64) {
-                    cpu_relax();
-                } else {
-                    std::this_thread::yield();
-                }
-            }
-        }
-    }
-    bool try_lock() noexcept {
-        return !locked_.load(std::memory_order_relaxed) &&
-               !locked_.exchange(true, std::memory_order_acquire);
-    }
-    void unlock() noexcept { locked_.store(false, std::memory_order_release); }
-
-private:
-    std::atomic<bool> locked_{false};
-};
+using spinlock = ext::spin_lock;
 
 }  // namespace loom::detail

@@ -12,12 +12,13 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "abi.hpp"
+#include "loom/ext/size_parse.hpp"
 #include "routines/alloc.hpp"
 #include "env/env_text.hpp"
-#include "env/gomp_env.hpp"
 #include "env/places.hpp"
 
 namespace loom::omp {
@@ -63,31 +64,13 @@ void env_nonneg(const char* name, int& field, long hi = INT_MAX, bool positive =
     field = static_cast<int>(x);
 }
 
-// Size with an optional unit (B, K, M, G, T; default `unit`).
+// Size with an optional unit (B, K, M, G, T; default `unit`), by the parser every
+// layer shares (ext/size_parse.hpp); a size of 0 is no size for OpenMP.
 bool parse_size(const std::string& text, char unit, std::size_t& out) {
-    std::string s = trim(text);
-    std::size_t i = 0;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-    if (i == 0 || i > 15) return false;
-    unsigned long long v = std::strtoull(s.substr(0, i).c_str(), nullptr, 10);
-    std::string rest = lower(trim(s.substr(i)));
-    char u = static_cast<char>(std::tolower(unit));
-    if (!rest.empty()) {
-        if (rest.size() == 2 && rest[1] == 'b' && rest[0] != 'b') rest.resize(1);
-        if (rest.size() != 1) return false;
-        u = rest[0];
-    }
-    unsigned long long mult = 1;
-    switch (u) {
-        case 'b': mult = 1; break;
-        case 'k': mult = 1ull << 10; break;
-        case 'm': mult = 1ull << 20; break;
-        case 'g': mult = 1ull << 30; break;
-        case 't': mult = 1ull << 40; break;
-        default: return false;
-    }
-    out = static_cast<std::size_t>(v * mult);
-    return out > 0;
+    const std::optional<std::size_t> n = ext::parse_size(text, unit);
+    if (!n || *n == 0) return false;
+    out = *n;
+    return true;
 }
 
 int bind_value(const std::string& word) {
@@ -217,7 +200,7 @@ std::size_t main_stack_limit() {
 }
 
 void parse_stacksize(global_icvs& g) {
-    for (const char* name : {"GOMP_STACKSIZE", "KMP_STACKSIZE", "OMP_STACKSIZE"}) {
+    for (const char* name : {"KMP_STACKSIZE", "OMP_STACKSIZE"}) {
         const char* v = env(name);
         if (!v) continue;
         std::size_t bytes;
@@ -249,7 +232,32 @@ void parse_wait_policy(global_icvs& g) {
                  "(spin briefly, then sleep) instead", v);
         }
     }
-    parse_gomp_spincount(g);  // gomp_env.cpp
+    if (const char* v = env("GOMP_SPINCOUNT")) {
+        std::string s = lower(trim(v));
+        if (s == "infinite" || s == "infinity") {
+            g.blocktime_infinite = true;
+        } else {
+            std::size_t i = 0;
+            while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+            unsigned long long mult = 1;
+            std::string unit = s.substr(i);
+            bool ok = i > 0 && i < 16;
+            if (unit == "k") mult = 1000ull;
+            else if (unit == "m") mult = 1000000ull;
+            else if (unit == "g") mult = 1000000000ull;
+            else if (unit == "t") mult = 1000000000000ull;
+            else if (!unit.empty()) ok = false;
+            if (!ok) {
+                warn("GOMP_SPINCOUNT='%s' is not a count or 'infinite'; using the default "
+                     "spin budget instead", v);
+            } else {
+                // About one nanosecond per spin iteration.
+                unsigned long long spins = std::strtoull(s.substr(0, i).c_str(), nullptr, 10);
+                g.blocktime_us = static_cast<long>(std::min<unsigned long long>(
+                    spins * mult / 1000ull, 3600ull * 1000000ull));
+            }
+        }
+    }
     if (const char* v = env("KMP_BLOCKTIME")) {
         std::string s = lower(trim(v));
         long ms;
@@ -444,7 +452,7 @@ bool keep_usable_processors(const char* text, std::vector<std::vector<int>>& pla
 void parse_places_env(global_icvs& g) {
     const char* v = env("OMP_PLACES");
     if (!v) {
-        if (!parse_gomp_cpu_affinity(g)) default_places(g);  // gomp_env.cpp
+        default_places(g);
         return;
     }
     std::vector<std::vector<int>> places;
@@ -645,7 +653,6 @@ void parse_environment(global_icvs& g) {
     parse_display(g);
     parse_places_env(g);
     parse_misc(g);
-    parse_gomp_debug();  // gomp_env.cpp
     if (g.library == 0) g.initial.nthreads = 1;  // KMP_LIBRARY=serial
 }
 

@@ -1,7 +1,7 @@
 // The __kmpc_atomic_* entry points: exactly the 340 that Debian's libomp 19 exports on
 // x86-64 (tests/omp/atomic_exports checks the two lists against each other). The
 // operations themselves, their semantics and the lock-free / striped-lock split are in
-// atomic.hpp. Signatures follow kmp_atomic.h: every entry point starts with
+// sync/atomic.hpp. Signatures follow kmp_atomic.h: every entry point starts with
 // (ident_t *id_ref, int gtid, ...); neither argument is needed here.
 #include "sync/atomic.hpp"
 

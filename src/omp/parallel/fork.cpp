@@ -1,6 +1,7 @@
-// Parallel regions, the master's side: __kmpc_fork_call and friends, team formation
-// on claimed workers, start and join (the members' side is member.cpp). Protocol
-// notes: team.hpp and docs/omp.md ("Fork and join").
+// Parallel regions, the master's side: requests for the next region (num_threads,
+// proc_bind, num_teams), team formation on claimed workers, start and join, serialized
+// regions (the members' side is member.cpp). Protocol notes: team.hpp and docs/omp.md
+// ("Fork and join"). The ABI entry points are kmpc/parallel.cpp and gomp/.
 #include <algorithm>
 #include <cstdarg>
 #include <mutex>
@@ -10,15 +11,14 @@
 #include "env/affinity.hpp"
 #include "env/bind.hpp"
 #include "parallel/claims.hpp"
+#include "parallel/fork.hpp"
 #include "env/icv.hpp"
 #include "parallel/lifecycle.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
+#include "routines/error_directive.hpp"
 #include "sync/wait.hpp"
-
-// The error directive's entry point (single.cpp): strict num_threads reports through it.
-LOOM_OMP_API void __kmpc_error(loom::omp::ident_t* loc, int severity, const char* message);
 
 namespace loom::omp {
 
@@ -197,6 +197,32 @@ int reserve_from_lingering(team* t, int m, int limit, int w, int nworkers, std::
     return m;
 }
 
+// A top-level region grows the pool only when the initial thread (slot 0) enters it
+// from its own code: a region entered from a loom task or a thread outside the pool
+// shares the workers there are (DESIGN: OpenMP called from tasks never
+// oversubscribes the cores).
+bool initial_thread_outside_tasks(thread_state* th, implicit_task* parent) {
+    return ext::current_worker() == 0 && parent == &th->initial && context_is_tied();
+}
+
+// A nested region that found too few free workers grows the pool by what it lacks
+// and takes the new workers: the specification's thread-count algorithm gives a nested
+// team its full size up to thread-limit-var, and teams are gangs, so the workers must
+// exist (before, a 4 x 4 x 4 nest got whatever workers happened to be free: team sizes
+// varied from run to run). Regions at level 0 (OpenMP called from loom tasks) never
+// grow it: there, the workers are the cores, and sharing them is the point.
+// Another region growing at the same moment may take a new worker first: then grow
+// again, a bounded number of times (the pool stops at the thread limit anyway).
+int reserve_grown(team* t, int m, int limit, int w, int& nworkers, std::uint32_t epoch) {
+    for (int attempt = 0; m < limit && attempt < 4; ++attempt) {
+        const int grown = grow_pool_by(limit - m);
+        if (grown <= nworkers) break;  // refused, or at the thread limit
+        nworkers = grown;
+        while (m < limit && reserve_member(t, m, w, nworkers, epoch)) ++m;
+    }
+    return m;
+}
+
 // Members of a cached team beyond this region's size stop lingering: they hold their
 // workers' claims while they linger, and a nested or concurrent region must find those
 // workers free. They see it at the region's start word (not theirs: they look at
@@ -331,10 +357,10 @@ pushed_request take_pushed(thread_state* th) {
 // libomp 19's text (OpenMP 6.0, num_threads clause).
 void check_strict(const pushed_request& p, int got) {
     if (p.severity == 0 || got >= p.nthreads) return;
-    __kmpc_error(p.loc, p.severity,
-                 p.message ? p.message
-                           : "Cannot form team with number of threads specified by strict "
-                             "num_threads clause.");
+    report_error_directive(p.loc ? p.loc->psource : nullptr, p.severity,
+                           p.message ? p.message
+                                     : "Cannot form team with number of threads specified by "
+                                       "strict num_threads clause.");
 }
 
 // ICVs of the implicit tasks of a region: inherited, then a num_threads list's entries
@@ -388,7 +414,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     int nworkers = pool_size();
     // A top-level region may grow the pool: to its own size, and when a list sizes its
     // nested levels, to what the whole nest can ask for (icv.cpp, nest_demand).
-    if (parent->level == 0 && !parent->in_league) {
+    if (parent->level == 0 && !parent->in_league && initial_thread_outside_tasks(th, parent)) {
         const int want = league_teams > 0 || n <= 1 ? n : nest_demand(n, child, tl);
         if (want > nworkers) nworkers = try_grow_pool(want);
     }
@@ -402,13 +428,17 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     bool master_claimed = false;
     if (w >= 0 && !parent->holds_claim) master_claimed = claims::try_claim(static_cast<unsigned>(w));
 
-    team* t = acquire_team(th, parent->level, std::min(n, nworkers + 1));
+    // A region nested in an active one may grow the pool (below): its team may be
+    // larger than the pool is now.
+    const bool nested = parent->active_level > 0 && league_teams == 0;
+    team* t = acquire_team(th, parent->level, nested ? n : std::min(n, nworkers + 1));
     t->busy = true;
     const std::uint32_t epoch = next_epoch(t);
     int m = 1;
     int limit = std::min(n, t->capacity);
     while (m < limit && reserve_member(t, m, w, nworkers, epoch)) ++m;
     if (m < limit) m = reserve_from_lingering(t, m, limit, w, nworkers, epoch);
+    if (m < limit && nested) m = reserve_grown(t, m, limit, w, nworkers, epoch);
     if (m == 1 && league_teams == 0) {
         t->busy = false;
         if (!t->hot) delete t;
@@ -489,39 +519,7 @@ void forget_hot_teams_after_fork() noexcept {
     g_owners.clear();
 }
 
-}  // namespace loom::omp
-
-using namespace loom::omp;
-
-namespace loom::omp {
-void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int league_teams,
-                 int league_limit);
-}
-
-LOOM_OMP_API void __kmpc_fork_call(ident_t* loc, kmp_int32 argc, kmpc_micro fn, ...) {
-    if (loom::ext::tracing()) t_fork_psource = loc ? loc->psource : nullptr;
-    void* args[64];
-    va_list ap;
-    va_start(ap, fn);
-    for (kmp_int32 i = 0; i < argc && i < 64; ++i) args[i] = va_arg(ap, void*);
-    va_end(ap);
-    fork_region(fn, argc, args, true, 0, 0);
-}
-
-LOOM_OMP_API void __kmpc_fork_call_if(ident_t*, kmp_int32 argc, kmpc_micro fn, kmp_int32 cond,
-                                      void* args) {
-    void* a[1] = {args};
-    int n = args ? 1 : 0;
-    (void)argc;
-    fork_region(fn, n, a, cond != 0, 0, 0);
-}
-
-LOOM_OMP_API void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro fn, ...) {
-    void* args[64];
-    va_list ap;
-    va_start(ap, fn);
-    for (kmp_int32 i = 0; i < argc && i < 64; ++i) args[i] = va_arg(ap, void*);
-    va_end(ap);
+void fork_league(kmpc_micro fn, int argc, void** args) {
     thread_state* th = this_thread();
     ensure_pool();
     int nteams = 0, per_team = 0;
@@ -533,64 +531,37 @@ LOOM_OMP_API void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro fn, ...
     fork_region(fn, argc, args, true, nteams, per_team);
 }
 
-LOOM_OMP_API void __kmpc_push_num_teams(ident_t*, kmp_int32, kmp_int32 num_teams,
-                                        kmp_int32 num_threads) {
-    thread_state* th = this_thread();
-    th->pushed_teams = num_teams;
-    th->pushed_teams_lb = 0;
-    th->pushed_teams_threads = num_threads;
-}
-
-LOOM_OMP_API void __kmpc_push_num_teams_51(ident_t*, kmp_int32, kmp_int32 lb, kmp_int32 ub,
-                                           kmp_int32 num_threads) {
+void push_num_teams(int lb, int ub, int thread_limit) {
     thread_state* th = this_thread();
     th->pushed_teams = ub > 0 ? ub : lb;
     th->pushed_teams_lb = lb;
-    th->pushed_teams_threads = num_threads;
+    th->pushed_teams_threads = thread_limit;
 }
 
-LOOM_OMP_API void __kmpc_push_num_threads(ident_t*, kmp_int32, kmp_int32 num_threads) {
+void push_num_threads(int n) {
     thread_state* th = this_thread();
-    th->pushed_nthreads = num_threads;
+    th->pushed_nthreads = n;
     th->pushed_list = nullptr;
 }
 
-// num_threads(n1, n2, ...) (OpenMP 6.0; libomp 19's entry points and signatures):
-// n1 threads for the region, n2 for the regions nested in it, and so on.
-LOOM_OMP_API void __kmpc_push_num_threads_list(ident_t*, kmp_int32, kmp_uint32 length,
-                                               kmp_int32* list) {
-    thread_state* th = this_thread();
+void push_num_threads_list(unsigned length, const int* list) {
     if (length == 0 || !list) return;
+    thread_state* th = this_thread();
     th->pushed_nthreads = list[0];
     th->pushed_list = length > 1 ? intern_nthreads_list(list, length) : nullptr;
 }
 
-// num_threads(strict: n) with severity and message clauses (1 warning, 2 fatal).
-LOOM_OMP_API void __kmpc_push_num_threads_strict(ident_t* loc, kmp_int32 gtid,
-                                                 kmp_int32 num_threads, int severity,
-                                                 const char* message) {
-    __kmpc_push_num_threads(loc, gtid, num_threads);
+void push_strict_num_threads(ident_t* loc, int severity, const char* message) {
     thread_state* th = this_thread();
-    th->pushed_severity = severity == 2 ? 2 : 1;
+    th->pushed_severity = severity == error_severity_fatal ? error_severity_fatal
+                                                           : error_severity_warning;
     th->pushed_message = message;
     th->pushed_loc = loc;
 }
 
-LOOM_OMP_API void __kmpc_push_num_threads_list_strict(ident_t* loc, kmp_int32 gtid,
-                                                      kmp_uint32 length, kmp_int32* list,
-                                                      int severity, const char* message) {
-    __kmpc_push_num_threads_list(loc, gtid, length, list);
-    thread_state* th = this_thread();
-    th->pushed_severity = severity == 2 ? 2 : 1;
-    th->pushed_message = message;
-    th->pushed_loc = loc;
-}
+void push_proc_bind(int proc_bind) { this_thread()->pushed_bind = proc_bind; }
 
-LOOM_OMP_API void __kmpc_push_proc_bind(ident_t*, kmp_int32, kmp_int32 proc_bind) {
-    this_thread()->pushed_bind = proc_bind;
-}
-
-LOOM_OMP_API void __kmpc_serialized_parallel(ident_t*, kmp_int32) {
+void begin_serialized_region() {
     thread_state* th = this_thread();
     implicit_task* parent = th->current;
     take_pushed(th);
@@ -607,7 +578,7 @@ LOOM_OMP_API void __kmpc_serialized_parallel(ident_t*, kmp_int32) {
     th->current = child;
 }
 
-LOOM_OMP_API void __kmpc_end_serialized_parallel(ident_t*, kmp_int32) {
+void end_serialized_region() {
     thread_state* th = this_thread();
     implicit_task* child = th->current;
     if (child == &th->initial || child->tm != nullptr || child->parent == nullptr) return;
@@ -616,11 +587,4 @@ LOOM_OMP_API void __kmpc_end_serialized_parallel(ident_t*, kmp_int32) {
     delete child;
 }
 
-LOOM_OMP_API kmp_int32 __kmpc_global_thread_num(ident_t*) { return this_thread_no_suspend()->gtid; }
-LOOM_OMP_API kmp_int32 __kmpc_global_num_threads(ident_t*) { return known_threads(); }
-LOOM_OMP_API kmp_int32 __kmpc_bound_thread_num(ident_t*) { return current_task()->tid; }
-LOOM_OMP_API kmp_int32 __kmpc_bound_num_threads(ident_t*) { return current_task()->nthreads; }
-LOOM_OMP_API kmp_int32 __kmpc_in_parallel(ident_t*) { return current_task()->active_level > 0; }
-LOOM_OMP_API kmp_int32 __kmpc_ok_to_fork(ident_t*) { return 1; }
-LOOM_OMP_API void __kmpc_begin(ident_t*, kmp_int32) {}
-LOOM_OMP_API void __kmpc_end(ident_t*) {}
+}  // namespace loom::omp

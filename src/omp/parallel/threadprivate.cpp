@@ -1,5 +1,6 @@
-// threadprivate without native TLS (-fno-openmp-use-tls): __kmpc_threadprivate_cached,
-// __kmpc_threadprivate_register, __kmpc_threadprivate.
+// threadprivate without native TLS (-fno-openmp-use-tls; clang's entry points
+// __kmpc_threadprivate_cached, __kmpc_threadprivate_register, __kmpc_threadprivate are
+// kmpc/threadprivate.cpp).
 //
 // *cache points to a per-variable table indexed by gtid; the thread with gtid 0 (the
 // initial thread) uses the original variable. Other threads get a copy made from the
@@ -13,16 +14,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "parallel/threadprivate.hpp"
+
 #include "abi.hpp"
 #include "parallel/thread.hpp"
 
-using namespace loom::omp;
+namespace loom::omp {
 
 namespace {
-
-using ctor_fn = void* (*)(void*);
-using cctor_fn = void* (*)(void*, void*);
-using dtor_fn = void (*)(void*);
 
 struct registration {
     ctor_fn ctor = nullptr;
@@ -117,13 +116,12 @@ struct copies_at_exit {
 
 }  // namespace
 
-LOOM_OMP_API void __kmpc_threadprivate_register(ident_t*, void* data, ctor_fn ctor,
-                                                cctor_fn cctor, dtor_fn dtor) {
+void threadprivate_register(void* data, ctor_fn ctor, cctor_fn cctor, dtor_fn dtor) {
     std::lock_guard lk(g_tp_mutex);
     registrations()[data] = registration{ctor, cctor, dtor};
 }
 
-LOOM_OMP_API void* __kmpc_threadprivate(ident_t*, kmp_int32 gtid, void* data, std::size_t size) {
+void* threadprivate_copy(kmp_int32 gtid, void* data, std::size_t size) {
     variable* v;
     {
         std::lock_guard lk(g_tp_mutex);
@@ -132,8 +130,7 @@ LOOM_OMP_API void* __kmpc_threadprivate(ident_t*, kmp_int32 gtid, void* data, st
     return lookup(v, gtid);
 }
 
-LOOM_OMP_API void* __kmpc_threadprivate_cached(ident_t*, kmp_int32 gtid, void* data,
-                                               std::size_t size, void*** cache) {
+void* threadprivate_copy_cached(kmp_int32 gtid, void* data, std::size_t size, void*** cache) {
     auto* slot = reinterpret_cast<std::atomic<variable*>*>(cache);
     variable* v = slot->load(std::memory_order_acquire);
     if (!v) {
@@ -146,3 +143,5 @@ LOOM_OMP_API void* __kmpc_threadprivate_cached(ident_t*, kmp_int32 gtid, void* d
     }
     return lookup(v, gtid);
 }
+
+}  // namespace loom::omp

@@ -1,6 +1,6 @@
 // The omp_* routines of OpenMP 5.2 about threads, teams, levels, schedules, nesting,
 // devices and time (affinity routines: affinity.cpp; allocators: alloc.cpp; locks
-// belong to lock*.cpp).
+// belong to lock*.cpp), and the runtime-level requests of routines.hpp.
 #include <sched.h>
 #include <time.h>
 
@@ -14,6 +14,7 @@
 #include "tasking/task.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
+#include "routines/routines.hpp"
 
 using namespace loom::omp;
 
@@ -128,7 +129,7 @@ LOOM_OMP_API int omp_get_thread_limit() {
 
 // thread_limit clause of a target construct: clang calls this first thing in the
 // target task's entry (host fallback), so it belongs to the innermost explicit task.
-LOOM_OMP_API void __kmpc_set_thread_limit(ident_t*, kmp_int32, kmp_int32 limit) {
+void loom::omp::set_target_thread_limit(int limit) {
     if (limit <= 0) return;
     thread_state* th = this_thread();
     implicit_task* it = th->current;
@@ -206,8 +207,7 @@ LOOM_OMP_API int omp_get_device_num() { return 0; }
 LOOM_OMP_API int omp_get_initial_device() { return 0; }
 LOOM_OMP_API int omp_is_initial_device() { return 1; }
 LOOM_OMP_API int omp_control_tool(int, int, void*) { return -2; }  // omp_control_tool_notool
-// libomp's kmp_target_offload_kind: 0 disabled, 1 default, 2 mandatory.
-LOOM_OMP_API int __kmpc_get_target_offload() {
+int loom::omp::target_offload_kind() {
     switch (globals().target_offload) {
         case 1: return 0;
         case 2: return 2;
@@ -234,14 +234,10 @@ LOOM_OMP_API double omp_get_wtick() {
 
 LOOM_OMP_API int omp_pause_resource(int kind, int device) {
     if (device != omp_get_initial_device()) return -1;
+    return pause_resources(kind);
+}
+int loom::omp::pause_resources(int kind) {
     if (kind != 1 && kind != 2) return -1;  // omp_pause_soft, omp_pause_hard
     return pause_pool();
 }
-LOOM_OMP_API int omp_pause_resource_all(int kind) {
-    if (kind != 1 && kind != 2) return -1;
-    return pause_pool();
-}
-LOOM_OMP_API int __kmpc_pause_resource(int kind) {
-    if (kind == 0) return 0;  // omp_pause_resume: the next region restarts the pool
-    return omp_pause_resource_all(kind);
-}
+LOOM_OMP_API int omp_pause_resource_all(int kind) { return pause_resources(kind); }

@@ -1,4 +1,4 @@
-// The building blocks of the __kmpc_atomic_* entry points (atomic.cpp).
+// The building blocks of the __kmpc_atomic_* entry points (kmpc/atomic.cpp).
 //
 // What calls them: clang 19 emits no __kmpc_atomic_* call for host code (every
 // `#pragma omp atomic` form becomes an LLVM atomic instruction, or a generic

@@ -4,12 +4,7 @@
 // before the epoch bump, and a waiter cannot arrive again before it sees the bump.
 #include "sync/barrier.hpp"
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <atomic>
-#include <climits>
 
 #include "abi.hpp"
 #include "parallel/team.hpp"
@@ -17,14 +12,6 @@
 #include "sync/wait.hpp"
 
 namespace loom::omp {
-
-void futex_wait_int(std::atomic<int>& flag, int value) noexcept {
-    syscall(SYS_futex, reinterpret_cast<int*>(&flag), FUTEX_WAIT_PRIVATE, value, nullptr, nullptr, 0);
-}
-
-void futex_wake_all(std::atomic<int>& flag) noexcept {
-    syscall(SYS_futex, reinterpret_cast<int*>(&flag), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
-}
 
 void team_barrier(implicit_task* it) {
     if (g_task_hooks.drain) g_task_hooks.drain(it, false);
@@ -71,31 +58,17 @@ void wait_released(implicit_task* it, std::uint32_t epoch) {
                t->slots[it->tid].sleep, it);
 }
 
-}  // namespace loom::omp
-
-using namespace loom::omp;
-
-LOOM_OMP_API void __kmpc_barrier(ident_t*, kmp_int32) { team_barrier(current_task()); }
-
-// Split barrier: member 0 returns 1 once everybody arrived and releases the others in
-// __kmpc_end_barrier_master; the others return 0 after that release.
-LOOM_OMP_API kmp_int32 __kmpc_barrier_master(ident_t*, kmp_int32) {
-    implicit_task* it = current_task();
-    if (!it->tm || it->nthreads == 1) return 1;
+bool split_barrier_begin(implicit_task* it) {
+    if (!it->tm || it->nthreads == 1) return true;
     std::uint32_t e = gather(it);
-    if (it->tid == 0) return 1;
+    if (it->tid == 0) return true;
     wait_released(it, e);
-    return 0;
+    return false;
 }
 
-LOOM_OMP_API void __kmpc_end_barrier_master(ident_t*, kmp_int32) {
-    implicit_task* it = current_task();
+void split_barrier_end(implicit_task* it) {
     if (!it->tm || it->nthreads == 1 || it->tid != 0) return;
     release_gathered(it);
 }
 
-LOOM_OMP_API kmp_int32 __kmpc_barrier_master_nowait(ident_t*, kmp_int32) {
-    implicit_task* it = current_task();
-    team_barrier(it);
-    return it->tid == 0 ? 1 : 0;
-}
+}  // namespace loom::omp

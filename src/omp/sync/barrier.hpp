@@ -18,4 +18,10 @@ void release_gathered(implicit_task* it);
 /// A member other than 0 waits for release_gathered (epoch from gather()).
 void wait_released(implicit_task* it, std::uint32_t epoch);
 
+/// Split barrier (barrier_master): member 0 returns true once everybody arrived, runs
+/// its block and releases the others with split_barrier_end; the others return false
+/// after that release. A team of one returns true.
+bool split_barrier_begin(implicit_task* it);
+void split_barrier_end(implicit_task* it);
+
 }  // namespace loom::omp

@@ -10,10 +10,17 @@
 //
 // The same slot protocol serves any pointer-sized slot (GOMP_critical_name_start passes
 // a void**), so the GOMP layer can call critical_enter / critical_exit directly.
+//
+// Entering and leaving are inline: one load of the slot, the checks flag and the lock
+// word's CAS, so the entry points of both compilers pay no call of their own; the
+// checked forms and the first use are out of line (critical.cpp).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+
+#include "sync/lock_check.hpp"
+#include "sync/lock_word.hpp"
 
 namespace loom::omp {
 
@@ -26,13 +33,38 @@ struct alignas(64) critical_lock {
     std::atomic<std::uintptr_t> owner{0};   // only with checks: current_owner_id()
 };
 
+/// Installs the lock of a slot still empty (or returns the one another thread installed).
+critical_lock* install_critical_lock(void** slot, std::uintptr_t hint) noexcept;
+/// Entering and leaving with misuse checks on (lock_check.hpp); `p` is the slot's
+/// content, null if the section was never entered.
+void critical_enter_checked(critical_lock* c, const char* routine) noexcept;
+void critical_exit_checked(void* p, const char* routine) noexcept;
+
 /// The lock behind `slot`, installed on first use with the waiting policy of `hint`
 /// (an omp_sync_hint_t value; the first user's hint decides).
-critical_lock* critical_lock_of(void** slot, std::uintptr_t hint) noexcept;
+inline critical_lock* critical_lock_of(void** slot, std::uintptr_t hint) noexcept {
+    void* p = std::atomic_ref<void*>(*slot).load(std::memory_order_acquire);
+    if (p != nullptr) [[likely]] return static_cast<critical_lock*>(p);
+    return install_critical_lock(slot, hint);
+}
 
 /// Enters / leaves the critical section named by `slot`. `routine` names the caller in
 /// misuse reports.
-void critical_enter(void** slot, std::uintptr_t hint, const char* routine) noexcept;
-void critical_exit(void** slot, const char* routine) noexcept;
+inline void critical_enter(void** slot, std::uintptr_t hint, const char* routine) noexcept {
+    critical_lock* c = critical_lock_of(slot, hint);
+    if (!lock_checks_enabled()) [[likely]] {
+        lock_word(c->word).lock();
+        return;
+    }
+    critical_enter_checked(c, routine);
+}
+inline void critical_exit(void** slot, const char* routine) noexcept {
+    void* p = std::atomic_ref<void*>(*slot).load(std::memory_order_acquire);
+    if (p == nullptr || lock_checks_enabled()) [[unlikely]] {
+        critical_exit_checked(p, routine);
+        return;
+    }
+    (void)lock_word(static_cast<critical_lock*>(p)->word).unlock();
+}
 
 }  // namespace loom::omp

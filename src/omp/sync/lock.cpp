@@ -1,4 +1,5 @@
-// omp_*_lock / omp_*_nest_lock routines and the __kmpc_* lock entry points.
+// omp_*_lock / omp_*_nest_lock routines and the lock operations behind them (clang's
+// __kmpc_* lock entry points, kmpc/locks.cpp, call the same ones).
 // Design and ABI notes: lock.hpp (objects), lock_word.hpp (futex protocol),
 // lock_check.hpp (misuse reports).
 #include "sync/lock.hpp"
@@ -62,12 +63,14 @@ void check_initialised(std::uint32_t w, const char* routine) noexcept {
         report_lock_misuse(routine, "the lock is not initialised; it is reset to a free lock");
 }
 
-void simple_init(void* lk, std::uintptr_t hint, const char* routine) noexcept {
+}  // namespace
+
+void simple_lock_init(void* lk, std::uintptr_t hint, const char* routine) noexcept {
     lock_word(word_of(lk)).init(spin_class_for_hint(hint, routine));
     if (lock_checks_enabled()) set_owner(lk, 0);
 }
 
-void simple_destroy(void* lk, const char* routine) noexcept {
+void simple_lock_destroy(void* lk, const char* routine) noexcept {
     lock_word w(word_of(lk));
     const std::uint32_t v = w.peek();
     if (lock_word::valid(v) && lock_word::held(v)) {
@@ -84,7 +87,7 @@ void simple_destroy(void* lk, const char* routine) noexcept {
     w.mark_destroyed();
 }
 
-void simple_set(void* lk, const char* routine) noexcept {
+void simple_lock_set(void* lk, const char* routine) noexcept {
     lock_word w(word_of(lk));
     if (!lock_checks_enabled()) {
         w.lock();
@@ -103,7 +106,7 @@ void simple_set(void* lk, const char* routine) noexcept {
     set_owner(lk, me);
 }
 
-void simple_unset(void* lk, const char* routine) noexcept {
+void simple_lock_unset(void* lk, const char* routine) noexcept {
     lock_word w(word_of(lk));
     if (lock_checks_enabled()) {
         const std::uint32_t v = w.peek();
@@ -118,7 +121,7 @@ void simple_unset(void* lk, const char* routine) noexcept {
     (void)w.unlock();  // false = was not set: nothing to do
 }
 
-int simple_test(void* lk, const char* routine) noexcept {
+int simple_lock_test(void* lk, const char* routine) noexcept {
     lock_word w(word_of(lk));
     if (!lock_checks_enabled()) return w.try_lock() ? 1 : 0;
     const std::uint32_t v = w.peek();
@@ -135,6 +138,8 @@ int simple_test(void* lk, const char* routine) noexcept {
 }
 
 // ---- nest locks: the first eight bytes of the user's object point to a nest_lock ------
+
+namespace {
 
 std::atomic_ref<nest_lock*> slot_of(void* lk) noexcept {
     return std::atomic_ref<nest_lock*>(*static_cast<nest_lock**>(lk));
@@ -167,11 +172,13 @@ nest_lock* nest_of(void* lk, const char* routine) {
     return n;
 }
 
-void nest_init(void* lk, std::uintptr_t hint, const char* routine) {
+}  // namespace
+
+void nest_lock_init(void* lk, std::uintptr_t hint, const char* routine) {
     slot_of(lk).store(make_nest(hint, routine), std::memory_order_release);
 }
 
-void nest_destroy(void* lk, const char* routine) noexcept {
+void nest_lock_destroy(void* lk, const char* routine) noexcept {
     auto slot = slot_of(lk);
     nest_lock* n = slot.load(std::memory_order_acquire);
     if (n == nullptr) {
@@ -194,7 +201,7 @@ void nest_destroy(void* lk, const char* routine) noexcept {
     delete n;
 }
 
-int nest_set(void* lk, const char* routine) {
+int nest_lock_set(void* lk, const char* routine) {
     nest_lock* n = nest_of(lk, routine);
     const std::uintptr_t me = current_owner_id();
     // Only this task can have stored `me`, so a match cannot be stale.
@@ -205,7 +212,7 @@ int nest_set(void* lk, const char* routine) {
     return 1;
 }
 
-void nest_unset(void* lk, const char* routine) {
+void nest_lock_unset(void* lk, const char* routine) {
     nest_lock* n = nest_of(lk, routine);
     const std::uintptr_t me = current_owner_id();
     const std::uintptr_t owner = n->owner.load(std::memory_order_relaxed);
@@ -222,7 +229,7 @@ void nest_unset(void* lk, const char* routine) {
     }
 }
 
-int nest_test(void* lk, const char* routine) {
+int nest_lock_test(void* lk, const char* routine) {
     nest_lock* n = nest_of(lk, routine);
     const std::uintptr_t me = current_owner_id();
     if (n->owner.load(std::memory_order_relaxed) == me) return static_cast<int>(++n->depth);
@@ -231,8 +238,6 @@ int nest_test(void* lk, const char* routine) {
     n->depth = 1;
     return 1;
 }
-
-}  // namespace
 
 std::uintptr_t current_owner_id() noexcept {
     // pthread_self() is one load from the thread pointer; unique among live threads.
@@ -255,48 +260,29 @@ spin_class spin_class_for_hint(std::uintptr_t hint, const char* routine) noexcep
 
 }  // namespace loom::omp
 
-// ---- entry points ----------------------------------------------------------------------
+// ---- the omp_* routines (both ABIs) ------------------------------------------------------
 
 namespace lo = loom::omp;
 
 // The user's object, as clang's omp.h declares both lock types (8 bytes). Only its
 // address is used, so gcc's 4-byte omp_lock_t / 16-byte omp_nest_lock_t work too.
 struct loom_omp_lock_object { void* lk; };
-struct ident;  // ident_t: source location, unused here
 
-LOOM_OMP_ABI void omp_init_lock(loom_omp_lock_object* l) { lo::simple_init(l, lo::sync_hint_none, "omp_init_lock"); }
+LOOM_OMP_ABI void omp_init_lock(loom_omp_lock_object* l) { lo::simple_lock_init(l, lo::sync_hint_none, "omp_init_lock"); }
 LOOM_OMP_ABI void omp_init_lock_with_hint(loom_omp_lock_object* l, int hint) {
-    lo::simple_init(l, static_cast<std::uintptr_t>(static_cast<unsigned>(hint)), "omp_init_lock_with_hint");
+    lo::simple_lock_init(l, static_cast<std::uintptr_t>(static_cast<unsigned>(hint)), "omp_init_lock_with_hint");
 }
-LOOM_OMP_ABI void omp_destroy_lock(loom_omp_lock_object* l) { lo::simple_destroy(l, "omp_destroy_lock"); }
-LOOM_OMP_ABI void omp_set_lock(loom_omp_lock_object* l) { lo::simple_set(l, "omp_set_lock"); }
-LOOM_OMP_ABI void omp_unset_lock(loom_omp_lock_object* l) { lo::simple_unset(l, "omp_unset_lock"); }
-LOOM_OMP_ABI int omp_test_lock(loom_omp_lock_object* l) { return lo::simple_test(l, "omp_test_lock"); }
+LOOM_OMP_ABI void omp_destroy_lock(loom_omp_lock_object* l) { lo::simple_lock_destroy(l, "omp_destroy_lock"); }
+LOOM_OMP_ABI void omp_set_lock(loom_omp_lock_object* l) { lo::simple_lock_set(l, "omp_set_lock"); }
+LOOM_OMP_ABI void omp_unset_lock(loom_omp_lock_object* l) { lo::simple_lock_unset(l, "omp_unset_lock"); }
+LOOM_OMP_ABI int omp_test_lock(loom_omp_lock_object* l) { return lo::simple_lock_test(l, "omp_test_lock"); }
 
-LOOM_OMP_ABI void omp_init_nest_lock(loom_omp_lock_object* l) { lo::nest_init(l, lo::sync_hint_none, "omp_init_nest_lock"); }
+LOOM_OMP_ABI void omp_init_nest_lock(loom_omp_lock_object* l) { lo::nest_lock_init(l, lo::sync_hint_none, "omp_init_nest_lock"); }
 LOOM_OMP_ABI void omp_init_nest_lock_with_hint(loom_omp_lock_object* l, int hint) {
-    lo::nest_init(l, static_cast<std::uintptr_t>(static_cast<unsigned>(hint)), "omp_init_nest_lock_with_hint");
+    lo::nest_lock_init(l, static_cast<std::uintptr_t>(static_cast<unsigned>(hint)), "omp_init_nest_lock_with_hint");
 }
-LOOM_OMP_ABI void omp_destroy_nest_lock(loom_omp_lock_object* l) { lo::nest_destroy(l, "omp_destroy_nest_lock"); }
-LOOM_OMP_ABI void omp_set_nest_lock(loom_omp_lock_object* l) { (void)lo::nest_set(l, "omp_set_nest_lock"); }
-LOOM_OMP_ABI void omp_unset_nest_lock(loom_omp_lock_object* l) { lo::nest_unset(l, "omp_unset_nest_lock"); }
-LOOM_OMP_ABI int omp_test_nest_lock(loom_omp_lock_object* l) { return lo::nest_test(l, "omp_test_nest_lock"); }
+LOOM_OMP_ABI void omp_destroy_nest_lock(loom_omp_lock_object* l) { lo::nest_lock_destroy(l, "omp_destroy_nest_lock"); }
+LOOM_OMP_ABI void omp_set_nest_lock(loom_omp_lock_object* l) { (void)lo::nest_lock_set(l, "omp_set_nest_lock"); }
+LOOM_OMP_ABI void omp_unset_nest_lock(loom_omp_lock_object* l) { lo::nest_lock_unset(l, "omp_unset_nest_lock"); }
+LOOM_OMP_ABI int omp_test_nest_lock(loom_omp_lock_object* l) { return lo::nest_lock_test(l, "omp_test_nest_lock"); }
 
-// __kmpc_* forms: (ident_t *loc, kmp_int32 gtid, void **user_lock[, uintptr_t hint]).
-LOOM_OMP_ABI void __kmpc_init_lock(ident*, std::int32_t, void** l) { lo::simple_init(l, lo::sync_hint_none, "omp_init_lock"); }
-LOOM_OMP_ABI void __kmpc_init_lock_with_hint(ident*, std::int32_t, void** l, std::uintptr_t hint) {
-    lo::simple_init(l, hint, "omp_init_lock_with_hint");
-}
-LOOM_OMP_ABI void __kmpc_destroy_lock(ident*, std::int32_t, void** l) { lo::simple_destroy(l, "omp_destroy_lock"); }
-LOOM_OMP_ABI void __kmpc_set_lock(ident*, std::int32_t, void** l) { lo::simple_set(l, "omp_set_lock"); }
-LOOM_OMP_ABI void __kmpc_unset_lock(ident*, std::int32_t, void** l) { lo::simple_unset(l, "omp_unset_lock"); }
-LOOM_OMP_ABI int __kmpc_test_lock(ident*, std::int32_t, void** l) { return lo::simple_test(l, "omp_test_lock"); }
-
-LOOM_OMP_ABI void __kmpc_init_nest_lock(ident*, std::int32_t, void** l) { lo::nest_init(l, lo::sync_hint_none, "omp_init_nest_lock"); }
-LOOM_OMP_ABI void __kmpc_init_nest_lock_with_hint(ident*, std::int32_t, void** l, std::uintptr_t hint) {
-    lo::nest_init(l, hint, "omp_init_nest_lock_with_hint");
-}
-LOOM_OMP_ABI void __kmpc_destroy_nest_lock(ident*, std::int32_t, void** l) { lo::nest_destroy(l, "omp_destroy_nest_lock"); }
-LOOM_OMP_ABI void __kmpc_set_nest_lock(ident*, std::int32_t, void** l) { (void)lo::nest_set(l, "omp_set_nest_lock"); }
-LOOM_OMP_ABI void __kmpc_unset_nest_lock(ident*, std::int32_t, void** l) { lo::nest_unset(l, "omp_unset_nest_lock"); }
-LOOM_OMP_ABI int __kmpc_test_nest_lock(ident*, std::int32_t, void** l) { return lo::nest_test(l, "omp_test_nest_lock"); }

@@ -1,5 +1,6 @@
-// OpenMP locks: omp_lock_t and omp_nest_lock_t, their hints, and the __kmpc_* lock
-// entry points (same objects, reached through void**).
+// OpenMP locks: omp_lock_t and omp_nest_lock_t, their hints, and the operations that
+// the omp_* routines and clang's __kmpc_* lock entry points (same objects, reached
+// through void**) share.
 //
 // ABI decision. clang's omp.h declares both lock types as `struct { void *_lk; }`
 // (8 bytes); gcc's omp.h (GOMP ABI, which libloom-omp will also serve) declares
@@ -55,5 +56,24 @@ struct alignas(64) nest_lock {
     std::atomic<std::uintptr_t> owner{0};    // current_owner_id() of the holder, 0 if free
     std::uint32_t magic = live_magic;
 };
+
+// ---- operations on the user's lock object `lk` (either ABI's omp_lock_t /
+// omp_nest_lock_t, or the void* clang's __kmpc_* forms pass). `routine` names the
+// caller in misuse reports (lock_check.hpp).
+
+void simple_lock_init(void* lk, std::uintptr_t hint, const char* routine) noexcept;
+void simple_lock_destroy(void* lk, const char* routine) noexcept;
+void simple_lock_set(void* lk, const char* routine) noexcept;
+void simple_lock_unset(void* lk, const char* routine) noexcept;
+/// 1 if the lock was taken, else 0.
+int simple_lock_test(void* lk, const char* routine) noexcept;
+
+void nest_lock_init(void* lk, std::uintptr_t hint, const char* routine);
+void nest_lock_destroy(void* lk, const char* routine) noexcept;
+/// The new nesting depth.
+int nest_lock_set(void* lk, const char* routine);
+void nest_lock_unset(void* lk, const char* routine);
+/// The new nesting depth, or 0 if another task holds the lock.
+int nest_lock_test(void* lk, const char* routine);
 
 }  // namespace loom::omp

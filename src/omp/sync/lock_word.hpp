@@ -25,38 +25,12 @@
 #pragma once
 
 #include <atomic>
-#include <cerrno>
-#include <climits>
 #include <cstdint>
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
+#include "loom/ext/futex.hpp"
+#include "loom/ext/spin.hpp"
 
 namespace loom::omp {
-
-inline void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-    _mm_pause();
-#elif defined(__aarch64__)
-    asm volatile("yield" ::: "memory");
-#else
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-#endif
-}
-
-inline void futex_wait(std::uint32_t* addr, std::uint32_t expected) noexcept {
-    // EINTR / EAGAIN just send the caller round its loop again.
-    syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, expected, nullptr, nullptr, 0);
-}
-
-inline void futex_wake(std::uint32_t* addr, int count) noexcept {
-    syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, count, nullptr, nullptr, 0);
-}
 
 /// How long a waiter spins before it sleeps, chosen by the lock's hint.
 enum class spin_class : std::uint32_t {
@@ -153,7 +127,7 @@ public:
                     break;
             }
         }
-        if ((w & state_mask) == waiters_state) futex_wake(w_, 1);
+        if ((w & state_mask) == waiters_state) ext::futex_wake(w_, 1);
         return true;
     }
 
@@ -194,7 +168,7 @@ private:
             // one per look): every look takes the line from the holder, whose release
             // then waits for it. Two threads on one critical section: 0.11 -> 0.04 us.
             pauses = pauses < left ? pauses : left;
-            for (std::uint32_t k = 0; k < pauses; ++k) cpu_relax();
+            for (std::uint32_t k = 0; k < pauses; ++k) ext::cpu_relax();
             left -= pauses;
             if (pauses < 32) pauses *= 2;
             w = ref().load(std::memory_order_relaxed);
@@ -203,7 +177,7 @@ private:
         // Taking the lock with state 2 may cause one needless wake-up at release; that
         // is the price of never losing one.
         while (held(ref().exchange(sleeping, std::memory_order_acquire)))
-            futex_wait(w_, sleeping);
+            ext::futex_wait(w_, sleeping);
     }
 
     std::uint32_t* w_;

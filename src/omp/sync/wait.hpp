@@ -18,9 +18,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <climits>
+#include <cstdint>
 #include <thread>
 
+#include "loom/ext/futex.hpp"
 #include "loom/ext/scheduler.hpp"
+#include "loom/ext/spin.hpp"
 
 namespace loom::omp {
 
@@ -35,16 +39,13 @@ struct sleeper {
 };
 
 /// Blocks while `flag` holds `value` (futex); may return spuriously.
-void futex_wait_int(std::atomic<int>& flag, int value) noexcept;
-void futex_wake_all(std::atomic<int>& flag) noexcept;
-
-inline void spin_pause() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    asm volatile("yield" ::: "memory");
-#endif
+inline void futex_wait_int(std::atomic<int>& flag, int value) noexcept {
+    ext::futex_wait(&flag, static_cast<std::uint32_t>(value));
 }
+inline void futex_wake_all(std::atomic<int>& flag) noexcept { ext::futex_wake(&flag, INT_MAX); }
+
+/// One round of a spin: the processor's spin-wait hint (ext/spin.hpp).
+inline void spin_pause() noexcept { ext::cpu_relax(); }
 
 /// Rounds a short wait spins before each further round gives the CPU up instead.
 inline constexpr unsigned short_spins = 64;   // the awaited thread may need this CPU

@@ -345,20 +345,17 @@ void task_done(ext::task* rec) noexcept {
 }  // namespace deps
 }  // namespace loom::omp::tasking
 
-using namespace loom::omp;
-using namespace loom::omp::tasking;
-namespace ext = loom::ext;
+namespace loom::omp::tasking {
 
-LOOM_OMP_API kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, kmp_task_t* kt, kmp_int32 ndeps,
-                                                 kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
-                                                 kmp_depend_info* noalias_dep_list) {
+void task_spawn_with_deps(kmp_task_t* kt, kmp_int32 ndeps, kmp_depend_info* dep_list,
+                          kmp_int32 ndeps_noalias, kmp_depend_info* noalias_dep_list) {
     here h = current_here();
     ext::task* rec = record_of(kt);
     dep_items items(count_of(ndeps, ndeps_noalias));
     collect(items, ndeps, dep_list, ndeps_noalias, noalias_dep_list);
     if (items.empty()) {
         launch(h, rec, false);
-        return 0;
+        return;
     }
     static_assert(sizeof(depnode) <= sizeof(ext::task));
     auto* dn = ::new (static_cast<void*>(new_record())) depnode;
@@ -368,35 +365,23 @@ LOOM_OMP_API kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, kmp_task_t
     process(hash_of(h), dn, items, true);
     launch(h, rec, true);  // counted; queued below or by the last predecessor
     if (dn->npred.fetch_sub(1, std::memory_order_acq_rel) == 1) start_counted(h, rec);
-    return 0;
 }
 
-LOOM_OMP_API void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps, kmp_depend_info* dep_list,
-                                       kmp_int32 ndeps_noalias, kmp_depend_info* noalias_dep_list) {
+void wait_deps(kmp_int32 ndeps, kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
+               kmp_depend_info* noalias_dep_list) {
     wait_for(current_here(), ndeps, dep_list, ndeps_noalias, noalias_dep_list);
 }
 
-LOOM_OMP_API void __kmpc_omp_taskwait_deps_51(ident_t*, kmp_int32, kmp_int32 ndeps,
-                                              kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
-                                              kmp_depend_info* noalias_dep_list, kmp_int32 has_no_wait) {
-    // With nowait the construct is an empty task with these dependences: nothing can
-    // observe it, so it is dropped.
-    if (has_no_wait) return;
-    wait_for(current_here(), ndeps, dep_list, ndeps_noalias, noalias_dep_list);
-}
-
-// libomp's task-graph inspection entry points (kmp_taskdeps.cpp), used by tests that
-// check which edges a task received. The node is the task's dependence node (null when
-// it had no dependences); the successor list is live: valid until the task completes,
-// after which it reads as empty.
-LOOM_OMP_API depnode* __kmpc_task_get_depnode(kmp_task_t* kt) {
+depnode* depnode_of(kmp_task_t* kt) noexcept {
     extra* x = extra_of(record_of(kt));
     return x ? x->dn : nullptr;
 }
 
-LOOM_OMP_API depnode::edge* __kmpc_task_get_successors(kmp_task_t* kt) {
-    depnode* dn = __kmpc_task_get_depnode(kt);
+depnode::edge* successors_of(kmp_task_t* kt) noexcept {
+    depnode* dn = depnode_of(kt);
     if (!dn) return nullptr;
     depnode::edge* e = dn->succ.load(std::memory_order_acquire);
     return e == closed ? nullptr : e;
 }
+
+}  // namespace loom::omp::tasking

@@ -69,4 +69,20 @@ void free_hash(dephash* h) noexcept;
 void task_done(ext::task* rec) noexcept;
 
 }  // namespace deps
+
+// ---- the dependence constructs, as the ABI entry points of both compilers ask -------
+
+/// Launches a task made by task_alloc once the dependences of the two lists (clang
+/// passes the noalias ones apart) are satisfied.
+void task_spawn_with_deps(kmp_task_t* kt, kmp_int32 ndeps, kmp_depend_info* dep_list,
+                          kmp_int32 ndeps_noalias, kmp_depend_info* noalias_dep_list);
+/// Waits (running own children meanwhile) until the running task's earlier children
+/// that the lists name are done: an undeferred task's or taskwait's dependences.
+void wait_deps(kmp_int32 ndeps, kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
+               kmp_depend_info* noalias_dep_list);
+/// The task's dependence node (null when it had no dependences) and its live successor
+/// list (empty once the task completed): libomp's task-graph inspection.
+depnode* depnode_of(kmp_task_t* kt) noexcept;
+depnode::edge* successors_of(kmp_task_t* kt) noexcept;
+
 }  // namespace loom::omp::tasking

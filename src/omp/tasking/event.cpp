@@ -5,17 +5,22 @@
 
 #include "tasking/task.hpp"
 
-using namespace loom::omp;
-using namespace loom::omp::tasking;
 namespace ext = loom::ext;
 
-LOOM_OMP_API void* __kmpc_task_allow_completion_event(ident_t*, kmp_int32, kmp_task_t* kt) {
+namespace loom::omp::tasking {
+
+void* allow_completion_event(kmp_task_t* kt) {
     ext::task* rec = record_of(kt);
     extra* x = ensure_extra(rec);
     rec->user |= u_detach;
     x->event_tag = reinterpret_cast<std::uintptr_t>(rec);
     return x;
 }
+
+}  // namespace loom::omp::tasking
+
+using namespace loom::omp;
+using namespace loom::omp::tasking;
 
 LOOM_OMP_API void omp_fulfill_event(std::uintptr_t event) {
     auto* x = reinterpret_cast<extra*>(event);

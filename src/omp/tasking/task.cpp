@@ -23,8 +23,6 @@ namespace loom::omp::tasking {
 
 namespace {
 
-void run_entry(ext::task* rec) noexcept;
-
 root_ctx* make_root(implicit_task* it) {
     auto* rc = new root_ctx;
     rc->it = it;
@@ -157,14 +155,6 @@ __attribute__((noinline)) here current_here() {
     return here{th, root_of(th->current)};
 }
 
-tgroup* current_group(const here& h) noexcept {
-    if (h.rc->current) {
-        extra* x = extra_of(record_of(h.rc->current));
-        return x ? x->tg : nullptr;
-    }
-    return h.rc->tg;
-}
-
 void set_current_group(const here& h, tgroup* g) {
     if (h.rc->current) {
         ensure_extra(record_of(h.rc->current))->tg = g;
@@ -204,44 +194,6 @@ void park(ext::wait_slot& s) {
     th = this_thread();
     th->current = it;
     if (rc) rc->current = cur;
-}
-
-kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
-                     std::size_t sizeof_shareds, kmp_routine_entry_t routine) {
-    const std::size_t shareds_off = (sizeof_task + 7) & ~std::size_t{7};
-    const std::size_t need = shareds_off + sizeof_shareds;
-    ext::task* rec;
-    std::uint8_t fl = 0;
-    if (__builtin_expect(need <= inline_room, 1)) {
-        rec = new_record();
-    } else {
-        rec = ext::allocate_large_task(sizeof(tdata) + need);
-    }
-    tdata* parent = h.rc->current;
-    node* pn = parent ? &parent->n : &h.rc->n;
-    rec->owner = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(pn) | (parent ? 1 : 0));
-    rec->run = &run_entry;
-    if (flags & kf_tied) fl |= f_tied;
-    const bool in_final = parent && (record_of(parent)->flags & f_final);
-    if ((flags & kf_final) || in_final) fl |= f_final;
-    if (flags & kf_destructors) fl |= f_destructors;
-    rec->flags = fl;
-    rec->user = in_final ? (u_explicit | u_included) : u_explicit;
-    tdata* d = data_of(rec);
-    ::new (&d->n) node;
-    d->root = parent ? parent->root : h.rc;
-    d->slot = current_group(h);
-    kmp_task_t* kt = ktask_of(rec);
-    kt->shareds = sizeof_shareds ? reinterpret_cast<char*>(kt) + shareds_off : nullptr;
-    kt->routine = routine;
-    kt->part_id = 0;
-    if (flags & kf_detachable) {
-        rec->user |= u_detach;
-        ensure_extra(rec);
-    }
-    if (flags & kf_priority) rec->user |= u_prio;  // read at launch: data2 is filled later
-    rec->next = reinterpret_cast<ext::task*>(need);   // size, for taskloop (until queued)
-    return kt;
 }
 
 namespace {
@@ -419,6 +371,8 @@ int runner_for(ext::task* rec, int w) noexcept {
 // must resume on the worker that started it when it parks (tied), and the scheduler
 // ties a parked context only for tasks that came from a mailbox: so the first time,
 // the task goes through a mailbox: this worker's, or a member's (runner_for).
+}  // namespace
+
 void run_entry(ext::task* rec) noexcept {
     if (!(rec->flags & f_bounced)) {
         int w = ext::current_worker();
@@ -430,8 +384,6 @@ void run_entry(ext::task* rec) noexcept {
     }
     execute(rec, false, true);
 }
-
-}  // namespace
 
 void complete(ext::task* rec, bool owner_inline) noexcept {
     tdata* d = data_of(rec);
@@ -473,18 +425,7 @@ void complete(ext::task* rec, bool owner_inline) noexcept {
 
 void discard(ext::task* rec) noexcept { free_record(rec); }
 
-namespace {
-// Queues a task that may start: a hidden helper task goes to the helper threads.
-inline void queue_task(ext::task* rec) {
-    if (__builtin_expect((rec->user & u_helper) != 0, 0)) {
-        hidden_helper::submit(rec, this_thread()->gtid);
-        return;
-    }
-    ext::submit(rec);
-}
-}  // namespace
-
-void make_ready(ext::task* rec) noexcept { queue_task(rec); }
+void make_ready(ext::task* rec) noexcept { create_detail::queue_task(rec); }
 
 void run_included(const here& h, ext::task* rec) {
     node* p = parent_node(rec);
@@ -492,65 +433,6 @@ void run_included(const here& h, ext::task* rec) {
     release_target(rec)->unreleased += 1;
     (void)h;
     execute(rec, true, false);
-}
-
-namespace {
-struct fixed_icvs {
-    bool cancellation;
-    int max_priority;
-    bool throttle;  // KMP_ENABLE_TASK_THROTTLING (default on, as libomp)
-};
-const fixed_icvs& fixed() {
-    static const fixed_icvs f{globals().cancellation, globals().max_task_priority, [] {
-                                  const char* e = std::getenv("KMP_ENABLE_TASK_THROTTLING");
-                                  return !(e && e[0] == '0' && e[1] == 0);
-                              }()};
-    return f;
-}
-
-// Task throttling: a task that already has this many deferred children not known to
-// be complete runs the next one itself (libomp serializes when a thread's 256-entry
-// deque is full), so a producer cannot flood the queues.
-constexpr std::int32_t throttle_limit = 256;
-
-inline bool too_many_children(node* p) noexcept {
-    if (p->created < throttle_limit) return false;
-    // Count the ones that completed elsewhere (relaxed: only a heuristic).
-    return p->created + c_of(p->remote.load(std::memory_order_relaxed)) >= throttle_limit;
-}
-}  // namespace
-
-void launch(const here& h, ext::task* rec, bool hold) {
-    (void)h;
-    kmp_task_t* kt = ktask_of(rec);
-    node* p = parent_node(rec);
-    tgroup* g = rel_group(rec);
-    root_ctx* home = data_of(rec)->root;
-    const fixed_icvs& f = fixed();
-    if (f.cancellation && (g || parent_is_task(rec))) rec->user |= u_cancel_check;
-    if (f.max_priority > 0 && (rec->user & u_prio)) {
-        // Priorities 0..max: the upper half (p * 2 > max) is served before everything
-        // else (loom::priority::high), the rest as normal work.
-        int pr = kt->data2.priority;
-        if (pr > f.max_priority) pr = f.max_priority;
-        if (pr > 0 && pr * 2 > f.max_priority) rec->prio = loom::priority::high;
-    }
-    // Hidden helper tasks run on the helpers even from a team of one (libomp does so).
-    const bool may_include = !(rec->user & u_helper);
-    if (!hold && ((rec->user & u_included) ||
-                  (may_include && (home->immediate || (f.throttle && too_many_children(p)))))) {
-        run_included(h, rec);
-        return;
-    }
-    p->created += 1;
-    (g ? &g->n : p)->unreleased += 1;
-    if (!parent_is_task(rec) && !home->phase_tasks) {
-        // The implicit task itself created it (so `home` is the running context).
-        home->phase_tasks = true;
-        if (home->tm) home->tm->tasks.busy.fetch_add(1, std::memory_order_acq_rel);
-    }
-    if (hold) return;
-    queue_task(rec);
 }
 
 bool help_one(node* owner) {
@@ -584,7 +466,7 @@ void start_counted(const here& h, ext::task* rec) {
     if ((rec->user & u_included) || (data_of(rec)->root->immediate && !(rec->user & u_helper))) {
         execute(rec, true, false);
     } else {
-        queue_task(rec);
+        create_detail::queue_task(rec);
     }
 }
 
@@ -610,44 +492,18 @@ void wait_node(here h, node* n, node* owner, bool want_r) {
 
 }  // namespace loom::omp::tasking
 
-// ---- entry points -----------------------------------------------------------------------
+namespace loom::omp::tasking {
 
-using namespace loom::omp;
-using namespace loom::omp::tasking;
-namespace ext = loom::ext;
-
-LOOM_OMP_API kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 flags,
-                                               std::size_t sizeof_kmp_task_t,
-                                               std::size_t sizeof_shareds,
-                                               kmp_routine_entry_t task_entry) {
-    return allocate(current_here(), flags, sizeof_kmp_task_t, sizeof_shareds, task_entry);
-}
-
-LOOM_OMP_API kmp_task_t* __kmpc_omp_target_task_alloc(ident_t* loc, kmp_int32 gtid, kmp_int32 flags,
-                                                      std::size_t sizeof_kmp_task_t,
-                                                      std::size_t sizeof_shareds,
-                                                      kmp_routine_entry_t task_entry,
-                                                      kmp_int64) {
-    kmp_task_t* kt = __kmpc_omp_task_alloc(loc, gtid, flags, sizeof_kmp_task_t, sizeof_shareds, task_entry);
+kmp_task_t* target_task_alloc(kmp_int32 flags, std::size_t sizeof_task,
+                              std::size_t sizeof_shareds, kmp_routine_entry_t entry) {
+    kmp_task_t* kt = task_alloc(flags, sizeof_task, sizeof_shareds, entry);
     // libomp makes every target task a hidden helper task while helpers are enabled,
     // whatever the flags say (kmp_tasking.cpp, __kmpc_omp_target_task_alloc).
     if (hidden_helper::enabled()) record_of(kt)->user |= u_helper;
     return kt;
 }
 
-LOOM_OMP_API kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* kt) {
-    ext::task* rec = record_of(kt);
-    if (rec->flags & f_running) {
-        // An untied task re-queues itself for its next part: run it again when this
-        // part returns (on this worker; it may resume anywhere, so here is fine).
-        rec->flags |= f_requeue;
-        return 0;
-    }
-    launch(here{nullptr, nullptr}, rec, false);
-    return 0;
-}
-
-LOOM_OMP_API void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t* kt) {
+void undeferred_task_begin(kmp_task_t* kt) {
     here h = current_here();
     ext::task* rec = record_of(kt);
     node* p = parent_node(rec);
@@ -657,7 +513,7 @@ LOOM_OMP_API void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t* kt)
     rec->flags |= f_running;
 }
 
-LOOM_OMP_API void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t* kt) {
+void undeferred_task_end(kmp_task_t* kt) {
     here h = current_here();
     ext::task* rec = record_of(kt);
     // An undeferred untied task: clang's first part (and every part that reaches a
@@ -682,35 +538,28 @@ LOOM_OMP_API void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t* 
     complete(rec, true);
 }
 
-LOOM_OMP_API kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32) {
-    here h = current_here();
-    node* n = current_node(h);
-    wait_node(h, n, n, false);
-    return 0;
-}
-
-LOOM_OMP_API kmp_int32 __kmpc_omp_taskyield(ident_t*, kmp_int32, int) {
+void task_yield() {
     // A scheduling point: let queued work run (this context goes behind it).
     ext::task* t = ext::pop_local();
-    if (t) {
-        if (is_omp_task(t)) {
-            here h = current_here();
-            node* n = current_node(h);
-            if (parent_node(t) == n) {
-                t->flags |= f_bounced;
-                execute(t, true, false);
-                return 0;
-            }
+    if (!t) return;
+    if (is_omp_task(t)) {
+        here h = current_here();
+        node* n = current_node(h);
+        if (parent_node(t) == n) {
+            t->flags |= f_bounced;
+            execute(t, true, false);
+            return;
         }
-        ext::push_local(t);
     }
-    return 0;
+    ext::push_local(t);
 }
 
-LOOM_OMP_API kmp_int32 __kmpc_omp_reg_task_with_affinity(ident_t*, kmp_int32, kmp_task_t*,
-                                                         kmp_int32, void*) {
-    return 0;  // affinity is a hint; loom's scheduler places tasks by stealing
-}
+}  // namespace loom::omp::tasking
+
+// ---- omp_* routines of the explicit-task layer ------------------------------------------
+
+using namespace loom::omp;
+using namespace loom::omp::tasking;
 
 LOOM_OMP_API int omp_in_final() {
     thread_state* th = this_thread();

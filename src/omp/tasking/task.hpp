@@ -212,19 +212,29 @@ inline node* current_node(const here& h) noexcept { return h.rc->current ? &h.rc
 tgroup* binding_group(const here& h) noexcept;
 
 /// Innermost taskgroup of the running task (null if none).
-tgroup* current_group(const here& h) noexcept;
+inline tgroup* current_group(const here& h) noexcept {
+    if (h.rc->current) {
+        extra* x = extra_of(record_of(h.rc->current));
+        return x ? x->tg : nullptr;
+    }
+    return h.rc->tg;
+}
 void set_current_group(const here& h, tgroup* g);
 /// Dependence hash slot of the running task (for its children).
 dephash** current_deps_slot(const here& h);
 
 // ---- life of a task -------------------------------------------------------------------
 
-/// Allocates a task record for the running task (parent) as __kmpc_omp_task_alloc does.
-kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
-                     std::size_t sizeof_shareds, kmp_routine_entry_t routine);
+/// Allocates a task record for the running task (parent) as __kmpc_omp_task_alloc does
+/// (inline: task_create.hpp).
+inline kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
+                            std::size_t sizeof_shareds, kmp_routine_entry_t routine);
 /// Makes a task allocated by allocate() known to its parent (counts) and runs it at
-/// once (included) or queues it, unless it still waits for predecessors (`hold`).
-void launch(const here& h, ext::task* rec, bool hold);
+/// once (included) or queues it, unless it still waits for predecessors (`hold`)
+/// (inline: task_create.hpp).
+inline void launch(const here& h, ext::task* rec, bool hold);
+/// The scheduler's entry of an explicit task taken from a queue (record's `run`).
+void run_entry(ext::task* rec) noexcept;
 /// Queues a task whose predecessors all completed (dep.cpp).
 void make_ready(ext::task* rec) noexcept;
 /// Starts a task that launch() counted with `hold` once it is ready: here when it is
@@ -249,14 +259,14 @@ void wait_node(here h, node* n, node* owner, bool want_r);
 
 /// A task record for the running task (`flags`: kmp task flags kf_*), its kmp_task_t
 /// of `sizeof_task` bytes followed by `sizeof_shareds` bytes of shared-variable block.
-kmp_task_t* task_alloc(kmp_int32 flags, std::size_t sizeof_task, std::size_t sizeof_shareds,
-                       kmp_routine_entry_t entry);
+inline kmp_task_t* task_alloc(kmp_int32 flags, std::size_t sizeof_task,
+                              std::size_t sizeof_shareds, kmp_routine_entry_t entry);
 /// As task_alloc for a target task: a hidden helper task while helpers are enabled.
 kmp_task_t* target_task_alloc(kmp_int32 flags, std::size_t sizeof_task,
                               std::size_t sizeof_shareds, kmp_routine_entry_t entry);
 /// Launches a task made by task_alloc (queued, or run at once when it must be
 /// included); from a running untied task on itself, queues its next part.
-void task_spawn(kmp_task_t* kt);
+inline void task_spawn(kmp_task_t* kt);
 /// Brackets the body of an undeferred task (if(0)) that the compiled code runs itself.
 void undeferred_task_begin(kmp_task_t* kt);
 void undeferred_task_end(kmp_task_t* kt);
@@ -264,7 +274,7 @@ void undeferred_task_end(kmp_task_t* kt);
 /// event handle.
 void* allow_completion_event(kmp_task_t* kt);
 /// taskwait: until the running task's children completed.
-void task_wait();
+inline void task_wait();
 /// taskyield: runs a queued child of the running task here, if one is on top.
 void task_yield();
 
@@ -289,3 +299,6 @@ namespace loom::omp::tasking {
 void open_group(const here& h);
 void close_group(const here& h);
 }  // namespace loom::omp::tasking
+
+// The per-task path, inline (see there).
+#include "tasking/task_create.hpp"

@@ -64,11 +64,3 @@ void close_group(const here& h) {
 }
 
 }  // namespace loom::omp::tasking
-
-using namespace loom::omp;
-using namespace loom::omp::tasking;
-namespace ext = loom::ext;
-
-LOOM_OMP_API void __kmpc_taskgroup(ident_t*, kmp_int32) { open_group(current_here()); }
-
-LOOM_OMP_API void __kmpc_end_taskgroup(ident_t*, kmp_int32) { close_group(current_here()); }

@@ -3,6 +3,8 @@
 // copies the pattern once per chunk (task_dup constructs firstprivates and sets the
 // lastprivate flag of the last chunk), and launches the copies, inside a taskgroup
 // unless nogroup. Chunking follows libomp's arithmetic so programs see the same chunks.
+#include "tasking/taskloop.hpp"
+
 #include <cstring>
 
 #include "tasking/task.hpp"
@@ -27,6 +29,8 @@ kmp_task_t* copy_of(const here& h, kmp_task_t* pattern) {
                       (static_cast<char*>(pattern->shareds) - reinterpret_cast<char*>(pattern));
     return kt;
 }
+
+}  // namespace
 
 void taskloop(ident_t*, kmp_int32 gtid, kmp_task_t* task, int if_val, kmp_uint64* lb, kmp_uint64* ub,
               kmp_int64 st, int nogroup, int sched, kmp_uint64 grainsize, int modifier, void* dup) {
@@ -112,22 +116,4 @@ void taskloop(ident_t*, kmp_int32 gtid, kmp_task_t* task, int if_val, kmp_uint64
     if (!nogroup) close_group(h);
 }
 
-}  // namespace
 }  // namespace loom::omp::tasking
-
-using namespace loom::omp;
-using namespace loom::omp::tasking;
-namespace ext = loom::ext;
-
-LOOM_OMP_API void __kmpc_taskloop(ident_t* loc, kmp_int32 gtid, kmp_task_t* task, kmp_int32 if_val,
-                                  kmp_uint64* lb, kmp_uint64* ub, kmp_int64 st, kmp_int32 nogroup,
-                                  kmp_int32 sched, kmp_uint64 grainsize, void* task_dup) {
-    taskloop(loc, gtid, task, if_val, lb, ub, st, nogroup, sched, grainsize, 0, task_dup);
-}
-
-LOOM_OMP_API void __kmpc_taskloop_5(ident_t* loc, kmp_int32 gtid, kmp_task_t* task, kmp_int32 if_val,
-                                    kmp_uint64* lb, kmp_uint64* ub, kmp_int64 st, kmp_int32 nogroup,
-                                    kmp_int32 sched, kmp_uint64 grainsize, kmp_int32 modifier,
-                                    void* task_dup) {
-    taskloop(loc, gtid, task, if_val, lb, ub, st, nogroup, sched, grainsize, modifier, task_dup);
-}

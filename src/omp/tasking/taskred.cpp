@@ -169,6 +169,37 @@ void* modifier_init(int is_ws, int num, In* data) {
 
 }  // namespace
 
+void* reduction_init(int num, void* data) { return init(num, static_cast<taskred_input*>(data)); }
+
+void* reduction_init_v1(int num, void* data) {
+    return init(num, static_cast<task_red_input*>(data));
+}
+
+void* reduction_modifier_init(bool is_ws, int num, void* data) {
+    return modifier_init(is_ws ? 1 : 0, num, static_cast<taskred_input*>(data));
+}
+
+void* reduction_modifier_init_v1(bool is_ws, int num, void* data) {
+    return modifier_init(is_ws ? 1 : 0, num, static_cast<task_red_input*>(data));
+}
+
+void reduction_modifier_fini() { close_group(current_here()); }
+
+void* reduction_private_copy(void* taskgroup, void* data) {
+    tgroup* g = static_cast<tgroup*>(taskgroup);
+    if (!g) g = binding_group(current_here());
+    for (; g; g = g->parent) {
+        red_set* s = g->red;
+        if (!s) continue;
+        for (int i = 0; i < s->num; ++i) {
+            red_item& it = s->items[i];
+            if (data == it.shar || (data >= it.priv && data < it.pend))
+                return it.priv + it.size * static_cast<std::size_t>(my_copy(s->nth));
+        }
+    }
+    return data;  // not a reduction item of any enclosing taskgroup
+}
+
 void finish_reductions(const here& h, tgroup* g) {
     red_set* s = g->red;
     g->red = nullptr;
@@ -193,42 +224,3 @@ void finish_reductions(const here& h, tgroup* g) {
 }
 
 }  // namespace loom::omp::tasking
-
-using namespace loom::omp;
-using namespace loom::omp::tasking;
-namespace ext = loom::ext;
-
-LOOM_OMP_API void* __kmpc_taskred_init(int, int num, void* data) {
-    return init(num, static_cast<taskred_input*>(data));
-}
-
-LOOM_OMP_API void* __kmpc_task_reduction_init(int, int num, void* data) {
-    return init(num, static_cast<task_red_input*>(data));
-}
-
-LOOM_OMP_API void* __kmpc_task_reduction_get_th_data(int, void* tskgrp, void* data) {
-    tgroup* g = static_cast<tgroup*>(tskgrp);
-    if (!g) g = binding_group(current_here());
-    for (; g; g = g->parent) {
-        red_set* s = g->red;
-        if (!s) continue;
-        for (int i = 0; i < s->num; ++i) {
-            red_item& it = s->items[i];
-            if (data == it.shar || (data >= it.priv && data < it.pend))
-                return it.priv + it.size * static_cast<std::size_t>(my_copy(s->nth));
-        }
-    }
-    return data;  // not a reduction item of any enclosing taskgroup
-}
-
-LOOM_OMP_API void* __kmpc_taskred_modifier_init(ident_t*, int, int is_ws, int num, void* data) {
-    return modifier_init(is_ws ? 1 : 0, num, static_cast<taskred_input*>(data));
-}
-
-LOOM_OMP_API void* __kmpc_task_reduction_modifier_init(ident_t*, int, int is_ws, int num, void* data) {
-    return modifier_init(is_ws ? 1 : 0, num, static_cast<task_red_input*>(data));
-}
-
-LOOM_OMP_API void __kmpc_task_reduction_modifier_fini(ident_t*, int, int) {
-    close_group(current_here());
-}

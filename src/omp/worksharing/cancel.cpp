@@ -3,6 +3,9 @@
 // __kmpc_cancel_barrier returns 1 only for a cancelled parallel region (the compiled
 // code then leaves the region); a cancelled loop or sections construct is cleared at
 // its closing barrier, and the barrier returns 0 so the region goes on.
+// kmp_get_cancellation_status (a kmp_* routine of both ABIs) is here too.
+#include "worksharing/cancel.hpp"
+
 #include <atomic>
 
 #include "abi.hpp"
@@ -12,44 +15,49 @@
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 
-using namespace loom::omp;
+namespace loom::omp {
 
-LOOM_OMP_API kmp_int32 __kmpc_cancel(ident_t*, kmp_int32, kmp_int32 kind) {
-    if (!globals().cancellation) return 0;
-    if (kind == cancel_taskgroup) return g_task_hooks.cancel_taskgroup ? g_task_hooks.cancel_taskgroup(true) : 0;
-    if (kind != cancel_parallel && kind != cancel_loop && kind != cancel_sections) return 0;
+bool request_cancel(int kind) {
+    if (!globals().cancellation) return false;
+    if (kind == cancel_taskgroup)
+        return g_task_hooks.cancel_taskgroup && g_task_hooks.cancel_taskgroup(true) != 0;
+    if (kind != cancel_parallel && kind != cancel_loop && kind != cancel_sections) return false;
     implicit_task* it = current_task();
     team* t = it->tm;
-    if (!t) return 1;
+    if (!t) return true;
     if (kind == cancel_loop) abandon_loop(it);
     int expected = cancel_noreq;
     if (t->cancel_request.compare_exchange_strong(expected, kind, std::memory_order_acq_rel))
-        return 1;
-    return expected == kind ? 1 : 0;
+        return true;
+    return expected == kind;
 }
 
-LOOM_OMP_API kmp_int32 __kmpc_cancellationpoint(ident_t*, kmp_int32, kmp_int32 kind) {
-    if (!globals().cancellation) return 0;
-    if (kind == cancel_taskgroup) return g_task_hooks.cancel_taskgroup ? g_task_hooks.cancel_taskgroup(false) : 0;
+bool cancellation_point(int kind) {
+    if (!globals().cancellation) return false;
+    if (kind == cancel_taskgroup)
+        return g_task_hooks.cancel_taskgroup && g_task_hooks.cancel_taskgroup(false) != 0;
     team* t = current_task()->tm;
-    if (!t) return 0;
-    return t->cancel_request.load(std::memory_order_acquire) == kind ? 1 : 0;
+    if (!t) return false;
+    return t->cancel_request.load(std::memory_order_acquire) == kind;
 }
 
-LOOM_OMP_API kmp_int32 __kmpc_cancel_barrier(ident_t*, kmp_int32) {
-    implicit_task* it = current_task();
+bool cancel_barrier(implicit_task* it) {
     team* t = it->tm;
     team_barrier(it);
-    if (!t || !globals().cancellation) return 0;
+    if (!t || !globals().cancellation) return false;
     int r = t->cancel_request.load(std::memory_order_acquire);
-    if (r == cancel_parallel) return 1;
+    if (r == cancel_parallel) return true;
     if (r == cancel_loop || r == cancel_sections) {
         team_barrier(it);  // everybody has read the request
         if (it->tid == 0) t->cancel_request.store(cancel_noreq, std::memory_order_release);
         team_barrier(it);
     }
-    return 0;
+    return false;
 }
+
+}  // namespace loom::omp
+
+using namespace loom::omp;
 
 LOOM_OMP_API int kmp_get_cancellation_status(int kind) {
     if (!globals().cancellation) return 0;

@@ -1,4 +1,5 @@
-// Dynamic worksharing: __kmpc_dispatch_{init,next,fini}_{4,4u,8,8u}, ordered.
+// Dynamic worksharing loops and ordered: the team's ring of loop buffers, a member's
+// loop set-up, chunks beyond the inline per-chunk path (dispatch_loop.hpp), ordered turns.
 //
 // Loops are normalised to iterations 0..trip-1. Each loop a member begins gets the
 // member's next construct number k; the team's buffer k % dispatch_count serves it
@@ -16,26 +17,16 @@
 
 #include "abi.hpp"
 #include "worksharing/dispatch.hpp"
+#include "worksharing/dispatch_loop.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 #include "sync/wait.hpp"
 
 namespace loom::omp {
 
-namespace {
+using namespace dispatch_detail;
 
-// k_block_rounded: one block per member, its size rounded up to the chunk (the simd
-// width); k_guided_simd: guided chunks that are multiples of the chunk.
-enum kind_t : int {
-    k_block = 0,
-    k_chunked = 1,
-    k_dynamic = 2,
-    k_guided = 3,
-    k_done = 4,
-    k_block_rounded = 5,
-    k_guided_simd = 6,
-    k_steal = 7,  // nonmonotonic dynamic: per-member shares of chunks, stealing
-};
+namespace {
 
 // libomp's extension kind of omp_sched_t (kmp.h kmp_sched_trapezoidal), which
 // OMP_SCHEDULE=trapezoidal selects there; served here like guided (decreasing chunks).
@@ -127,8 +118,6 @@ bool needs_buffer(const loop_state& L) {
            L.kind == k_steal || L.ordered;
 }
 
-constexpr std::uint64_t pack_range(std::uint64_t lo, std::uint64_t hi) { return (hi << 32) | lo; }
-
 // A member's balanced share of a stealing loop's chunks, set up by the member itself on
 // its own line: the claimer writing every member's share cost each loop a line
 // transfer per member before the others could start.
@@ -157,7 +146,7 @@ void acquire_buffer(team* t, loop_state& L) {
 }
 
 template <class T, class ST>
-void init(implicit_task* it, kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
+void begin_loop(implicit_task* it, kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
     using U = std::make_unsigned_t<T>;
     loop_state& L = it->loop;
     L = loop_state{};
@@ -218,64 +207,6 @@ bool next_guided_simd(dispatch_buffer& b, std::uint64_t trip, std::uint64_t chun
         if (b.next.compare_exchange_weak(cur, cur + size, std::memory_order_relaxed)) {
             begin = cur;
             end = cur + size;
-            return true;
-        }
-    }
-}
-
-// A guided chunk: remaining / threads, at least `chunk`, as GNU OpenMP (half the
-// chunks of libomp's remaining / (2 threads) for the same balance at the loop's end).
-inline bool next_guided(dispatch_buffer& b, std::uint64_t trip, std::uint64_t chunk,
-                        std::uint64_t n, std::uint64_t& begin, std::uint64_t& end) {
-    std::uint64_t cur = b.next.load(std::memory_order_relaxed);
-    for (;;) {
-        if (cur >= trip) return false;
-        const std::uint64_t rem = trip - cur;
-        const std::uint64_t size = std::min(std::max(chunk, (rem + n - 1) / n), rem);
-        if (b.next.compare_exchange_weak(cur, cur + size, std::memory_order_relaxed)) {
-            begin = cur;
-            end = cur + size;
-            return true;
-        }
-    }
-}
-
-// Takes the upper half of another member's share (its first chunk for the caller, the
-// rest as the caller's new share); false once every share is empty.
-// A share not yet set up for this loop (its owner has not arrived) counts as empty.
-__attribute__((noinline)) bool steal_chunk(chunk_range* ranges, std::uint64_t tid,
-                                           std::uint64_t n, std::uint32_t loop,
-                                           std::uint64_t& chunk_index) {
-    for (std::uint64_t k = 1; k < n; ++k) {
-        chunk_range& victim = ranges[(tid + k) % n];
-        if (victim.loop.load(std::memory_order_acquire) != loop) continue;
-        std::uint64_t v = victim.v.load(std::memory_order_relaxed);
-        for (;;) {
-            const std::uint64_t lo = v & 0xffffffffu, hi = v >> 32;
-            if (lo >= hi) break;
-            const std::uint64_t cut = hi - (hi - lo + 1) / 2;
-            if (victim.v.compare_exchange_weak(v, pack_range(lo, cut), std::memory_order_relaxed)) {
-                // The caller's own share is empty, and no thief changes an empty share.
-                ranges[tid].v.store(pack_range(cut + 1, hi), std::memory_order_relaxed);
-                chunk_index = cut;
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-// The next chunk of a stealing loop: from the member's own share (a CAS on its own
-// line), else stolen.
-inline bool next_share(chunk_range* ranges, std::uint64_t tid, std::uint64_t n,
-                       std::uint32_t loop, std::uint64_t& chunk_index) {
-    chunk_range& mine = ranges[tid];
-    std::uint64_t v = mine.v.load(std::memory_order_relaxed);
-    for (;;) {
-        const std::uint64_t lo = v & 0xffffffffu, hi = v >> 32;
-        if (lo >= hi) return steal_chunk(ranges, tid, n, loop, chunk_index);
-        if (mine.v.compare_exchange_weak(v, pack_range(lo + 1, hi), std::memory_order_relaxed)) {
-            chunk_index = lo;
             return true;
         }
     }
@@ -349,81 +280,7 @@ bool next_chunk(implicit_task* it, std::uint64_t& begin, std::uint64_t& end) {
     }
 }
 
-// A chunk [begin, end) of normalised iterations in the loop's own type and stride.
-template <class T, class ST>
-int hand_out(const loop_state& L, std::uint64_t begin, std::uint64_t end, kmp_int32* plast,
-             T* plb, T* pub, ST* pst) {
-    using U = std::make_unsigned_t<T>;
-    const U lb = static_cast<U>(L.lb);
-    const U st = static_cast<U>(L.st);
-    *plb = static_cast<T>(lb + static_cast<U>(begin) * st);
-    *pub = static_cast<T>(lb + static_cast<U>(end - 1) * st);
-    if (pst) *pst = static_cast<ST>(L.st);
-    if (plast) *plast = end == L.trip ? 1 : 0;
-    return 1;
-}
-
-// Every case but a team loop's dynamic, stealing or guided chunk: out of line, so that
-// the per-chunk path below stays a leaf that saves no registers.
-template <class T, class ST>
-__attribute__((noinline)) int next_general(implicit_task* it, kmp_int32* plast, T* plb, T* pub,
-                                           ST* pst) {
-    loop_state& L = it->loop;
-    std::uint64_t begin = 0, end = 0;
-    if (!next_chunk(it, begin, end)) {
-        finish(it, L);
-        return 0;
-    }
-    L.cur_iter = begin;
-    L.chunk_end = end;
-    L.ordered_done = false;
-    return hand_out(L, begin, end, plast, plb, pub, pst);
-}
-
-__attribute__((noinline)) int finish_loop(implicit_task* it) {
-    finish(it, it->loop);
-    return 0;
-}
-
-// The per-chunk path of schedule(dynamic) (shared counter or shares) and
-// schedule(guided) in a team, worth its own branch: ~45 instructions around the atomic,
-// a leaf that saves no registers (next_chunk serves every other case the long way). It
-// reaches no suspension point, so the TLS pointer may be read inline (thread.hpp).
-template <class T, class ST>
-int next(kmp_int32* plast, T* plb, T* pub, ST* pst) {
-    thread_state* th = tl_state;
-    if (__builtin_expect(th == nullptr, 0))
-        return next_general<T, ST>(current_task(), plast, plb, pub, pst);
-    implicit_task* it = th->current;
-    const loop_state& L = it->loop;
-    if (L.shared_kind == 0 ||
-        it->tm->cancel_request.load(std::memory_order_relaxed) == cancel_loop)
-        return next_general<T, ST>(it, plast, plb, pub, pst);
-    // Loaded before the RMW: the compiler does not move plain loads across an atomic.
-    const std::uint64_t chunk = L.chunk, trip = L.trip;
-    std::uint64_t begin, end;
-    if (L.shared_kind == k_steal) {
-        std::uint64_t c = 0;
-        if (!next_share(L.buf->ranges, static_cast<std::uint64_t>(it->tid),
-                        static_cast<std::uint64_t>(it->nthreads), L.construct + 1, c))
-            return finish_loop(it);
-        begin = c * chunk;
-        end = std::min(begin + chunk, trip);
-    } else if (L.shared_kind == k_dynamic) {
-        // One read-modify-write and no read before it: a load would first share the
-        // contended line and the RMW then upgrade it, two transfers per chunk. Past the
-        // end `next` keeps growing by a chunk per call (64-bit: no overflow).
-        begin = L.buf->next.fetch_add(chunk, std::memory_order_relaxed);
-        if (begin >= trip) return finish_loop(it);
-        end = std::min(begin + chunk, trip);
-    } else if (!next_guided(*L.buf, trip, chunk, static_cast<std::uint64_t>(it->nthreads), begin,
-                            end)) {
-        return finish_loop(it);
-    }
-    return hand_out(L, begin, end, plast, plb, pub, pst);
-}
-
-void fini(implicit_task* it) {
+void finish_ordered_chunk(implicit_task* it) {
     loop_state& L = it->loop;
     if (!L.ordered) return;
     if (!L.ordered_done) {
@@ -436,7 +293,7 @@ void fini(implicit_task* it) {
 
 // dist_dispatch: the team's block of the iteration space, then a normal loop on it.
 template <class T, class ST>
-void dist_init(implicit_task* it, kmp_int32 schedule, kmp_int32* plast, T lb, T ub, ST st,
+void dist_begin_loop(implicit_task* it, kmp_int32 schedule, kmp_int32* plast, T lb, T ub, ST st,
                ST chunk) {
     using U = std::make_unsigned_t<T>;
     std::uint64_t trip;
@@ -458,7 +315,7 @@ void dist_init(implicit_task* it, kmp_int32 schedule, kmp_int32* plast, T lb, T 
             ub = static_cast<T>(static_cast<U>(lb) + static_cast<U>(count - 1) * static_cast<U>(st));
         }
     }
-    init<T, ST>(it, schedule, lb, ub, st, chunk);
+    begin_loop<T, ST>(it, schedule, lb, ub, st, chunk);
 }
 
 }  // namespace
@@ -533,32 +390,76 @@ void ordered_exit(implicit_task* it) {
     buffer_of(it->tm, L).ord_next.store(L.cur_iter + 1, std::memory_order_release);
 }
 
-}  // namespace loom::omp
+// ---- the loop API (dispatch_loop.hpp) ---------------------------------------------
 
-using namespace loom::omp;
+template <class T, class ST>
+void dispatch_init(implicit_task* it, kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
+    begin_loop<T, ST>(it, schedule, lb, ub, st, chunk);
+}
 
-#define LOOM_DISPATCH(SUFFIX, T, ST)                                                            \
-    LOOM_OMP_API void __kmpc_dispatch_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 schedule,    \
-                                                    T lb, T ub, ST st, ST chunk) {             \
-        init<T, ST>(current_task(), schedule, lb, ub, st, chunk);                              \
-    }                                                                                          \
-    LOOM_OMP_API int __kmpc_dispatch_next_##SUFFIX(ident_t*, kmp_int32, kmp_int32* last,       \
-                                                   T* lb, T* ub, ST* st) {                     \
-        return next<T, ST>(last, lb, ub, st);                                                   \
-    }                                                                                          \
-    LOOM_OMP_API void __kmpc_dispatch_fini_##SUFFIX(ident_t*, kmp_int32) { fini(current_task()); } \
-    LOOM_OMP_API void __kmpc_dist_dispatch_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 schedule, \
-                                                         kmp_int32* last, T lb, T ub, ST st,   \
-                                                         ST chunk) {                           \
-        dist_init<T, ST>(current_task(), schedule, last, lb, ub, st, chunk);                   \
+template <class T, class ST>
+void dist_dispatch_init(implicit_task* it, kmp_int32 schedule, kmp_int32* plast, T lb, T ub,
+                        ST st, ST chunk) {
+    dist_begin_loop<T, ST>(it, schedule, plast, lb, ub, st, chunk);
+}
+
+void dispatch_fini(implicit_task* it) { finish_ordered_chunk(it); }
+
+namespace dispatch_detail {
+
+// A share not yet set up for this loop (its owner has not arrived) counts as empty.
+bool steal_chunk(chunk_range* ranges, std::uint64_t tid, std::uint64_t n, std::uint32_t loop,
+                 std::uint64_t& chunk_index) {
+    for (std::uint64_t k = 1; k < n; ++k) {
+        chunk_range& victim = ranges[(tid + k) % n];
+        if (victim.loop.load(std::memory_order_acquire) != loop) continue;
+        std::uint64_t v = victim.v.load(std::memory_order_relaxed);
+        for (;;) {
+            const std::uint64_t lo = v & 0xffffffffu, hi = v >> 32;
+            if (lo >= hi) break;
+            const std::uint64_t cut = hi - (hi - lo + 1) / 2;
+            if (victim.v.compare_exchange_weak(v, pack_range(lo, cut), std::memory_order_relaxed)) {
+                // The caller's own share is empty, and no thief changes an empty share.
+                ranges[tid].v.store(pack_range(cut + 1, hi), std::memory_order_relaxed);
+                chunk_index = cut;
+                return true;
+            }
+        }
     }
+    return false;
+}
 
-LOOM_DISPATCH(4, kmp_int32, kmp_int32)
-LOOM_DISPATCH(4u, kmp_uint32, kmp_int32)
-LOOM_DISPATCH(8, kmp_int64, kmp_int64)
-LOOM_DISPATCH(8u, kmp_uint64, kmp_int64)
+template <class T, class ST>
+int next_general(implicit_task* it, kmp_int32* plast, T* plb, T* pub,
+                                           ST* pst) {
+    loop_state& L = it->loop;
+    std::uint64_t begin = 0, end = 0;
+    if (!next_chunk(it, begin, end)) {
+        finish(it, L);
+        return 0;
+    }
+    L.cur_iter = begin;
+    L.chunk_end = end;
+    L.ordered_done = false;
+    return hand_out(L, begin, end, plast, plb, pub, pst);
+}
 
-LOOM_OMP_API void __kmpc_dispatch_deinit(ident_t*, kmp_int32) {}
+int finish_loop(implicit_task* it) {
+    finish(it, it->loop);
+    return 0;
+}
 
-LOOM_OMP_API void __kmpc_ordered(ident_t*, kmp_int32) { ordered_enter(current_task()); }
-LOOM_OMP_API void __kmpc_end_ordered(ident_t*, kmp_int32) { ordered_exit(current_task()); }
+}  // namespace dispatch_detail
+
+// The four integer pairs of the kmpc entry points (and of the GOMP ones on top of them).
+#define LOOM_DISPATCH_INSTANCES(T, ST)                                                          \
+    template void dispatch_init<T, ST>(implicit_task*, kmp_int32, T, T, ST, ST);                \
+    template void dist_dispatch_init<T, ST>(implicit_task*, kmp_int32, kmp_int32*, T, T, ST, ST); \
+    template int dispatch_detail::next_general<T, ST>(implicit_task*, kmp_int32*, T*, T*, ST*);
+LOOM_DISPATCH_INSTANCES(kmp_int32, kmp_int32)
+LOOM_DISPATCH_INSTANCES(kmp_uint32, kmp_int32)
+LOOM_DISPATCH_INSTANCES(kmp_int64, kmp_int64)
+LOOM_DISPATCH_INSTANCES(kmp_uint64, kmp_int64)
+#undef LOOM_DISPATCH_INSTANCES
+
+}  // namespace loom::omp

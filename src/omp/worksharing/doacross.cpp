@@ -1,5 +1,5 @@
 // Doacross loops: `ordered(n)` with `depend(sink: ...)` / `depend(source)` (OpenMP 5.2
-// `doacross(sink/source)`), lowered by clang to __kmpc_doacross_{init,wait,post,fini}.
+// `doacross(sink/source)`), lowered by clang to __kmpc_doacross_{init,wait,post,fini} (kmpc/worksharing.cpp).
 //
 // Each doacross loop is a construct of the team like a dynamic loop: it takes the
 // member's next construct number and the team's dispatch buffer for it (dispatch.cpp),
@@ -25,20 +25,13 @@
 
 #include "abi.hpp"
 #include "worksharing/dispatch.hpp"
+#include "worksharing/doacross.hpp"
 #include "env/env.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 #include "sync/wait.hpp"
 
 namespace loom::omp {
-
-/// One dimension of a doacross loop as the compiler passes it (libomp's kmp_dim, kmp.h):
-/// bounds inclusive; clang passes lo = 0, up = trip count, st = 1 (normalised counters).
-struct kmp_dim {
-    kmp_int64 lo;
-    kmp_int64 up;
-    kmp_int64 st;
-};
 
 struct doacross_dim {
     kmp_int64 lo = 0;
@@ -163,7 +156,9 @@ void wait_posted(doacross_loop& d, const std::atomic<std::uint64_t>& word, std::
     d.sleepers.fetch_sub(1, std::memory_order_relaxed);
 }
 
-void init(implicit_task* it, int ndims, const kmp_dim* dims) {
+}  // namespace
+
+void doacross_begin(implicit_task* it, int ndims, const kmp_dim* dims) {
     team* t = it->tm;
     if (!t || it->nthreads == 1) return;
     const std::uint32_t k = it->ws_count++;
@@ -177,7 +172,7 @@ void init(implicit_task* it, int ndims, const kmp_dim* dims) {
     t->slots[it->tid].doacross = &b;
 }
 
-void wait(implicit_task* it, const kmp_int64* vec) {
+void doacross_wait(implicit_task* it, const kmp_int64* vec) {
     member_slot* me = nullptr;
     doacross_loop* d = current_loop(it, me);
     std::uint64_t n;
@@ -188,7 +183,7 @@ void wait(implicit_task* it, const kmp_int64* vec) {
     wait_posted(*d, word, bit, me->sleep);
 }
 
-void post(implicit_task* it, const kmp_int64* vec) {
+void doacross_post(implicit_task* it, const kmp_int64* vec) {
     member_slot* me = nullptr;
     doacross_loop* d = current_loop(it, me);
     std::uint64_t n;
@@ -203,7 +198,7 @@ void post(implicit_task* it, const kmp_int64* vec) {
         if (i != it->tid) wake(t->slots[i].sleep);
 }
 
-void fini(implicit_task* it) {
+void doacross_end(implicit_task* it) {
     team* t = it->tm;
     if (!t || it->nthreads == 1) return;
     member_slot& me = t->slots[it->tid];
@@ -217,23 +212,4 @@ void fini(implicit_task* it) {
         free_doacross(d);
 }
 
-}  // namespace
-
 }  // namespace loom::omp
-
-using namespace loom::omp;
-
-LOOM_OMP_API void __kmpc_doacross_init(ident_t*, kmp_int32, kmp_int32 num_dims,
-                                       const kmp_dim* dims) {
-    init(current_task(), num_dims, dims);
-}
-
-LOOM_OMP_API void __kmpc_doacross_wait(ident_t*, kmp_int32, const kmp_int64* vec) {
-    wait(current_task(), vec);
-}
-
-LOOM_OMP_API void __kmpc_doacross_post(ident_t*, kmp_int32, const kmp_int64* vec) {
-    post(current_task(), vec);
-}
-
-LOOM_OMP_API void __kmpc_doacross_fini(ident_t*, kmp_int32) { fini(current_task()); }

@@ -1,4 +1,5 @@
-// Reductions: __kmpc_reduce{,_nowait} and __kmpc_end_reduce{,_nowait}.
+// Reductions of a worksharing or parallel construct (reduce.hpp; clang's
+// __kmpc_reduce{,_nowait} / __kmpc_end_reduce{,_nowait} in kmpc/worksharing.cpp).
 //
 // Methods (returned to the compiled code as libomp does):
 //  - team of one: return 1, nothing to synchronise;
@@ -8,27 +9,28 @@
 //    them with reduce_func, returns 1 and combines into the shared variables; the others
 //    return 0 (released at once for nowait, after __kmpc_end_reduce otherwise).
 // No lock is needed: the tree method serialises the combine on member 0.
+#include "worksharing/reduce.hpp"
+
 #include "abi.hpp"
 #include "sync/barrier.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 
-using namespace loom::omp;
+namespace loom::omp {
 
 namespace {
-
 enum method : int { m_empty = 0, m_atomic = 2, m_tree = 3 };
 constexpr int atomic_max_team = 4;
+}  // namespace
 
-kmp_int32 reduce(ident_t* loc, void* reduce_data, void (*reduce_func)(void*, void*),
-                 bool nowait) {
-    implicit_task* it = current_task();
+int reduce_begin(implicit_task* it, bool atomic_allowed, void* reduce_data,
+                 void (*reduce_func)(void*, void*), bool nowait) {
     team* t = it->tm;
     if (!t || it->nthreads == 1) {
         it->reduce_method = m_empty;
         return 1;
     }
-    if (loc && (loc->flags & ident_atomic_reduce) && it->nthreads <= atomic_max_team) {
+    if (atomic_allowed && it->nthreads <= atomic_max_team) {
         it->reduce_method = m_atomic;
         return 2;
     }
@@ -44,24 +46,7 @@ kmp_int32 reduce(ident_t* loc, void* reduce_data, void (*reduce_func)(void*, voi
     return 1;
 }
 
-}  // namespace
-
-LOOM_OMP_API kmp_int32 __kmpc_reduce_nowait(ident_t* loc, kmp_int32, kmp_int32, std::size_t,
-                                            void* reduce_data, void (*reduce_func)(void*, void*),
-                                            kmp_critical_name*) {
-    return reduce(loc, reduce_data, reduce_func, true);
-}
-
-LOOM_OMP_API void __kmpc_end_reduce_nowait(ident_t*, kmp_int32, kmp_critical_name*) {}
-
-LOOM_OMP_API kmp_int32 __kmpc_reduce(ident_t* loc, kmp_int32, kmp_int32, std::size_t,
-                                     void* reduce_data, void (*reduce_func)(void*, void*),
-                                     kmp_critical_name*) {
-    return reduce(loc, reduce_data, reduce_func, false);
-}
-
-LOOM_OMP_API void __kmpc_end_reduce(ident_t*, kmp_int32, kmp_critical_name*) {
-    implicit_task* it = current_task();
+void reduce_end(implicit_task* it) {
     switch (it->reduce_method) {
         case m_atomic: team_barrier(it); break;
         case m_tree:
@@ -70,3 +55,5 @@ LOOM_OMP_API void __kmpc_end_reduce(ident_t*, kmp_int32, kmp_critical_name*) {
         default: break;
     }
 }
+
+}  // namespace loom::omp

@@ -1,6 +1,11 @@
-// Static worksharing: __kmpc_for_static_init_{4,4u,8,8u} and the distribute variants.
-// Pure arithmetic on the member's thread number; no shared state.
+// Static worksharing: a member's bounds of a static loop, of a distribute loop and of
+// a distribute parallel for. Pure arithmetic on the member's thread number; no shared
+// state. Inline templates: the ABI entry points of both compilers instantiate them
+// directly, so a loop's set-up costs no call beyond the entry point's own.
+#pragma once
+
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 #include "abi.hpp"
@@ -8,7 +13,7 @@
 
 namespace loom::omp {
 
-namespace {
+namespace static_detail {
 
 template <class T, class ST>
 std::uint64_t trip_count(T lb, T ub, ST incr) {
@@ -32,8 +37,13 @@ T advance(T lb, std::uint64_t n, ST incr) {
     return static_cast<T>(static_cast<U>(lb) + static_cast<U>(n) * static_cast<U>(incr));
 }
 
+}  // namespace static_detail
+
+/// Bounds of the calling member's share of a static loop (schedule kinds static,
+/// static chunked, balanced chunked, distribute): *plower, *pupper, the stride between
+/// its chunks and whether it runs the last iteration.
 template <class T, class ST>
-void static_init(implicit_task* it, kmp_int32 schedtype, kmp_int32* plast, T* plower,
+void for_static_init(implicit_task* it, kmp_int32 schedtype, kmp_int32* plast, T* plower,
                  T* pupper, ST* pstride, ST incr, ST chunk) {
     int s = schedtype & ~(sch_modifier_monotonic | sch_modifier_nonmonotonic);
     if (s >= nm_lower && s < nm_upper) s -= nm_lower - sch_lower;
@@ -42,7 +52,7 @@ void static_init(implicit_task* it, kmp_int32 schedtype, kmp_int32* plast, T* pl
     const std::uint64_t tid = static_cast<std::uint64_t>(dist ? it->team_num : it->tid);
     const std::uint64_t nth = static_cast<std::uint64_t>(dist ? it->num_teams : it->nthreads);
     const T lb = *plower, ub = *pupper;
-    const std::uint64_t trip = trip_count(lb, ub, incr);
+    const std::uint64_t trip = static_detail::trip_count(lb, ub, incr);
     if (plast) *plast = 0;
     if (trip == 0) {
         *pstride = incr;
@@ -50,7 +60,7 @@ void static_init(implicit_task* it, kmp_int32 schedtype, kmp_int32* plast, T* pl
     }
     if (nth <= 1) {
         if (plast) *plast = 1;
-        *pstride = static_cast<ST>(advance(T{0}, trip, incr));
+        *pstride = static_cast<ST>(static_detail::advance(T{0}, trip, incr));
         return;
     }
     const bool chunked =
@@ -60,14 +70,14 @@ void static_init(implicit_task* it, kmp_int32 schedtype, kmp_int32* plast, T* pl
         const std::uint64_t begin = tid * small + std::min(tid, extras);
         const std::uint64_t count = small + (tid < extras ? 1 : 0);
         if (count == 0) {
-            *plower = advance(ub, 1, incr);
+            *plower = static_detail::advance(ub, 1, incr);
             *pupper = ub;
         } else {
-            *plower = advance(lb, begin, incr);
-            *pupper = advance(*plower, count - 1, incr);
+            *plower = static_detail::advance(lb, begin, incr);
+            *pupper = static_detail::advance(*plower, count - 1, incr);
         }
         if (plast) *plast = (count != 0 && begin + count == trip) ? 1 : 0;
-        *pstride = static_cast<ST>(advance(T{0}, trip, incr));
+        *pstride = static_cast<ST>(static_detail::advance(T{0}, trip, incr));
         return;
     }
     std::uint64_t c = chunk < 1 ? 1 : static_cast<std::uint64_t>(chunk);
@@ -75,18 +85,18 @@ void static_init(implicit_task* it, kmp_int32 schedtype, kmp_int32* plast, T* pl
         std::uint64_t per = (trip + nth - 1) / nth;
         c = (per + c - 1) / c * c;
     }
-    *plower = advance(lb, tid * c, incr);
-    *pupper = advance(*plower, c - 1, incr);
-    *pstride = static_cast<ST>(advance(T{0}, nth * c, incr));
+    *plower = static_detail::advance(lb, tid * c, incr);
+    *pupper = static_detail::advance(*plower, c - 1, incr);
+    *pstride = static_cast<ST>(static_detail::advance(T{0}, nth * c, incr));
     if (plast) *plast = (((trip - 1) / c) % nth == tid) ? 1 : 0;
 }
 
-// distribute parallel for: split among teams (block), then among the team's threads.
+/// distribute parallel for: split among teams (block), then among the team's threads.
 template <class T, class ST>
-void dist_static_init(implicit_task* it, kmp_int32 schedule, kmp_int32* plast, T* plower,
+void dist_for_static_init(implicit_task* it, kmp_int32 schedule, kmp_int32* plast, T* plower,
                       T* pupper, T* pupper_dist, ST* pstride, ST incr, ST chunk) {
     const T lb = *plower, ub = *pupper;
-    const std::uint64_t trip = trip_count(lb, ub, incr);
+    const std::uint64_t trip = static_detail::trip_count(lb, ub, incr);
     const std::uint64_t nteams = static_cast<std::uint64_t>(it->num_teams);
     const std::uint64_t team = static_cast<std::uint64_t>(it->team_num);
     bool team_last = true;
@@ -95,106 +105,35 @@ void dist_static_init(implicit_task* it, kmp_int32 schedule, kmp_int32* plast, T
         const std::uint64_t begin = team * small + std::min(team, extras);
         const std::uint64_t count = small + (team < extras ? 1 : 0);
         if (count == 0) {
-            *plower = advance(ub, 1, incr);
+            *plower = static_detail::advance(ub, 1, incr);
             *pupper = ub;
             *pupper_dist = ub;
             if (plast) *plast = 0;
             *pstride = incr;
             return;
         }
-        *plower = advance(lb, begin, incr);
-        *pupper = advance(*plower, count - 1, incr);
+        *plower = static_detail::advance(lb, begin, incr);
+        *pupper = static_detail::advance(*plower, count - 1, incr);
         team_last = begin + count == trip;
     }
     *pupper_dist = *pupper;
-    static_init<T, ST>(it, schedule, plast, plower, pupper, pstride, incr, chunk);
+    for_static_init<T, ST>(it, schedule, plast, plower, pupper, pstride, incr, chunk);
     if (plast && !team_last) *plast = 0;
 }
 
+/// distribute with a chunk: the calling team's first chunk and the stride between them.
 template <class T, class ST>
 void team_static_init(implicit_task* it, kmp_int32* plast, T* plower, T* pupper, ST* pstride,
                       ST incr, ST chunk) {
     const T lb = *plower, ub = *pupper;
-    const std::uint64_t trip = trip_count(lb, ub, incr);
+    const std::uint64_t trip = static_detail::trip_count(lb, ub, incr);
     const std::uint64_t n = static_cast<std::uint64_t>(it->num_teams);
     const std::uint64_t id = static_cast<std::uint64_t>(it->team_num);
     const std::uint64_t c = chunk < 1 ? 1 : static_cast<std::uint64_t>(chunk);
-    *plower = advance(lb, id * c, incr);
-    *pupper = advance(*plower, c - 1, incr);
-    *pstride = static_cast<ST>(advance(T{0}, n * c, incr));
+    *plower = static_detail::advance(lb, id * c, incr);
+    *pupper = static_detail::advance(*plower, c - 1, incr);
+    *pstride = static_cast<ST>(static_detail::advance(T{0}, n * c, incr));
     if (plast) *plast = trip != 0 && ((trip - 1) / c) % n == id;
 }
 
-}  // namespace
-
 }  // namespace loom::omp
-
-using namespace loom::omp;
-
-LOOM_OMP_API void __kmpc_for_static_init_4(ident_t*, kmp_int32, kmp_int32 sched, kmp_int32* last,
-                                           kmp_int32* lo, kmp_int32* up, kmp_int32* st,
-                                           kmp_int32 incr, kmp_int32 chunk) {
-    static_init<kmp_int32, kmp_int32>(current_task(), sched, last, lo, up, st, incr, chunk);
-}
-LOOM_OMP_API void __kmpc_for_static_init_4u(ident_t*, kmp_int32, kmp_int32 sched,
-                                            kmp_int32* last, kmp_uint32* lo, kmp_uint32* up,
-                                            kmp_int32* st, kmp_int32 incr, kmp_int32 chunk) {
-    static_init<kmp_uint32, kmp_int32>(current_task(), sched, last, lo, up, st, incr, chunk);
-}
-LOOM_OMP_API void __kmpc_for_static_init_8(ident_t*, kmp_int32, kmp_int32 sched, kmp_int32* last,
-                                           kmp_int64* lo, kmp_int64* up, kmp_int64* st,
-                                           kmp_int64 incr, kmp_int64 chunk) {
-    static_init<kmp_int64, kmp_int64>(current_task(), sched, last, lo, up, st, incr, chunk);
-}
-LOOM_OMP_API void __kmpc_for_static_init_8u(ident_t*, kmp_int32, kmp_int32 sched,
-                                            kmp_int32* last, kmp_uint64* lo, kmp_uint64* up,
-                                            kmp_int64* st, kmp_int64 incr, kmp_int64 chunk) {
-    static_init<kmp_uint64, kmp_int64>(current_task(), sched, last, lo, up, st, incr, chunk);
-}
-LOOM_OMP_API void __kmpc_for_static_fini(ident_t*, kmp_int32) {}
-
-LOOM_OMP_API void __kmpc_dist_for_static_init_4(ident_t*, kmp_int32, kmp_int32 sched,
-                                                kmp_int32* last, kmp_int32* lo, kmp_int32* up,
-                                                kmp_int32* upd, kmp_int32* st, kmp_int32 incr,
-                                                kmp_int32 chunk) {
-    dist_static_init<kmp_int32, kmp_int32>(current_task(), sched, last, lo, up, upd, st, incr, chunk);
-}
-LOOM_OMP_API void __kmpc_dist_for_static_init_4u(ident_t*, kmp_int32, kmp_int32 sched,
-                                                 kmp_int32* last, kmp_uint32* lo, kmp_uint32* up,
-                                                 kmp_uint32* upd, kmp_int32* st, kmp_int32 incr,
-                                                 kmp_int32 chunk) {
-    dist_static_init<kmp_uint32, kmp_int32>(current_task(), sched, last, lo, up, upd, st, incr, chunk);
-}
-LOOM_OMP_API void __kmpc_dist_for_static_init_8(ident_t*, kmp_int32, kmp_int32 sched,
-                                                kmp_int32* last, kmp_int64* lo, kmp_int64* up,
-                                                kmp_int64* upd, kmp_int64* st, kmp_int64 incr,
-                                                kmp_int64 chunk) {
-    dist_static_init<kmp_int64, kmp_int64>(current_task(), sched, last, lo, up, upd, st, incr, chunk);
-}
-LOOM_OMP_API void __kmpc_dist_for_static_init_8u(ident_t*, kmp_int32, kmp_int32 sched,
-                                                 kmp_int32* last, kmp_uint64* lo, kmp_uint64* up,
-                                                 kmp_uint64* upd, kmp_int64* st, kmp_int64 incr,
-                                                 kmp_int64 chunk) {
-    dist_static_init<kmp_uint64, kmp_int64>(current_task(), sched, last, lo, up, upd, st, incr, chunk);
-}
-
-LOOM_OMP_API void __kmpc_team_static_init_4(ident_t*, kmp_int32, kmp_int32* last, kmp_int32* lo,
-                                            kmp_int32* up, kmp_int32* st, kmp_int32 incr,
-                                            kmp_int32 chunk) {
-    team_static_init<kmp_int32, kmp_int32>(current_task(), last, lo, up, st, incr, chunk);
-}
-LOOM_OMP_API void __kmpc_team_static_init_4u(ident_t*, kmp_int32, kmp_int32* last,
-                                             kmp_uint32* lo, kmp_uint32* up, kmp_int32* st,
-                                             kmp_int32 incr, kmp_int32 chunk) {
-    team_static_init<kmp_uint32, kmp_int32>(current_task(), last, lo, up, st, incr, chunk);
-}
-LOOM_OMP_API void __kmpc_team_static_init_8(ident_t*, kmp_int32, kmp_int32* last, kmp_int64* lo,
-                                            kmp_int64* up, kmp_int64* st, kmp_int64 incr,
-                                            kmp_int64 chunk) {
-    team_static_init<kmp_int64, kmp_int64>(current_task(), last, lo, up, st, incr, chunk);
-}
-LOOM_OMP_API void __kmpc_team_static_init_8u(ident_t*, kmp_int32, kmp_int32* last,
-                                             kmp_uint64* lo, kmp_uint64* up, kmp_int64* st,
-                                             kmp_int64 incr, kmp_int64 chunk) {
-    team_static_init<kmp_uint64, kmp_int64>(current_task(), last, lo, up, st, incr, chunk);
-}

@@ -1,0 +1,16 @@
+// The error directive (error_directive.hpp).
+#include "routines/error_directive.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace loom::omp {
+
+void report_error_directive(const char* where, int severity, const char* message) {
+    if (!where) where = "";
+    std::fprintf(stderr, "loom: %s: %s%s%s\n", severity == error_severity_fatal ? "error" : "warning",
+                 message ? message : "(no message)", *where ? " at " : "", where);
+    if (severity == error_severity_fatal) std::abort();
+}
+
+}  // namespace loom::omp

@@ -1,0 +1,151 @@
+// Creating and launching an explicit task, and taskwait: the per-task path, inline so
+// that the ABI entry points of both compilers (kmpc/tasking.cpp, gomp/) pay no call of
+// their own on top of it (a fib(n) task tree runs it once per call). Included at the
+// end of task.hpp: every user of task.hpp sees these definitions.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+
+#include "env/icv.hpp"
+#include "loom/ext/scheduler.hpp"
+#include "loom/ext/task.hpp"
+#include "parallel/team.hpp"
+#include "parallel/thread.hpp"
+#include "tasking/hidden_helper.hpp"
+#include "tasking/task.hpp"
+
+namespace loom::omp::tasking {
+
+inline kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
+                     std::size_t sizeof_shareds, kmp_routine_entry_t routine) {
+    const std::size_t shareds_off = (sizeof_task + 7) & ~std::size_t{7};
+    const std::size_t need = shareds_off + sizeof_shareds;
+    ext::task* rec;
+    std::uint8_t fl = 0;
+    if (__builtin_expect(need <= inline_room, 1)) {
+        rec = new_record();
+    } else {
+        rec = ext::allocate_large_task(sizeof(tdata) + need);
+    }
+    tdata* parent = h.rc->current;
+    node* pn = parent ? &parent->n : &h.rc->n;
+    rec->owner = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(pn) | (parent ? 1 : 0));
+    rec->run = &run_entry;
+    if (flags & kf_tied) fl |= f_tied;
+    const bool in_final = parent && (record_of(parent)->flags & f_final);
+    if ((flags & kf_final) || in_final) fl |= f_final;
+    if (flags & kf_destructors) fl |= f_destructors;
+    rec->flags = fl;
+    rec->user = in_final ? (u_explicit | u_included) : u_explicit;
+    tdata* d = data_of(rec);
+    ::new (&d->n) node;
+    d->root = parent ? parent->root : h.rc;
+    d->slot = current_group(h);
+    kmp_task_t* kt = ktask_of(rec);
+    kt->shareds = sizeof_shareds ? reinterpret_cast<char*>(kt) + shareds_off : nullptr;
+    kt->routine = routine;
+    kt->part_id = 0;
+    if (flags & kf_detachable) {
+        rec->user |= u_detach;
+        ensure_extra(rec);
+    }
+    if (flags & kf_priority) rec->user |= u_prio;  // read at launch: data2 is filled later
+    rec->next = reinterpret_cast<ext::task*>(need);   // size, for taskloop (until queued)
+    return kt;
+}
+
+namespace create_detail {
+
+struct fixed_icvs {
+    bool cancellation;
+    int max_priority;
+    bool throttle;  // KMP_ENABLE_TASK_THROTTLING (default on, as libomp)
+};
+inline const fixed_icvs& fixed() {
+    static const fixed_icvs f{globals().cancellation, globals().max_task_priority, [] {
+                                  const char* e = std::getenv("KMP_ENABLE_TASK_THROTTLING");
+                                  return !(e && e[0] == '0' && e[1] == 0);
+                              }()};
+    return f;
+}
+
+// Task throttling: a task that already has this many deferred children not known to
+// be complete runs the next one itself (libomp serializes when a thread's 256-entry
+// deque is full), so a producer cannot flood the queues.
+inline constexpr std::int32_t throttle_limit = 256;
+
+inline bool too_many_children(node* p) noexcept {
+    if (p->created < throttle_limit) return false;
+    // Count the ones that completed elsewhere (relaxed: only a heuristic).
+    return p->created + c_of(p->remote.load(std::memory_order_relaxed)) >= throttle_limit;
+}
+// Queues a task that may start: a hidden helper task goes to the helper threads.
+inline void queue_task(ext::task* rec) {
+    if (__builtin_expect((rec->user & u_helper) != 0, 0)) {
+        hidden_helper::submit(rec, this_thread()->gtid);
+        return;
+    }
+    ext::submit(rec);
+}
+
+}  // namespace create_detail
+
+inline void launch(const here& h, ext::task* rec, bool hold) {
+    using namespace create_detail;
+    (void)h;
+    kmp_task_t* kt = ktask_of(rec);
+    node* p = parent_node(rec);
+    tgroup* g = rel_group(rec);
+    root_ctx* home = data_of(rec)->root;
+    const fixed_icvs& f = fixed();
+    if (f.cancellation && (g || parent_is_task(rec))) rec->user |= u_cancel_check;
+    if (f.max_priority > 0 && (rec->user & u_prio)) {
+        // Priorities 0..max: the upper half (p * 2 > max) is served before everything
+        // else (loom::priority::high), the rest as normal work.
+        int pr = kt->data2.priority;
+        if (pr > f.max_priority) pr = f.max_priority;
+        if (pr > 0 && pr * 2 > f.max_priority) rec->prio = loom::priority::high;
+    }
+    // Hidden helper tasks run on the helpers even from a team of one (libomp does so).
+    const bool may_include = !(rec->user & u_helper);
+    if (!hold && ((rec->user & u_included) ||
+                  (may_include && (home->immediate || (f.throttle && too_many_children(p)))))) {
+        run_included(h, rec);
+        return;
+    }
+    p->created += 1;
+    (g ? &g->n : p)->unreleased += 1;
+    if (!parent_is_task(rec) && !home->phase_tasks) {
+        // The implicit task itself created it (so `home` is the running context).
+        home->phase_tasks = true;
+        if (home->tm) home->tm->tasks.busy.fetch_add(1, std::memory_order_acq_rel);
+    }
+    if (hold) return;
+    queue_task(rec);
+}
+
+inline kmp_task_t* task_alloc(kmp_int32 flags, std::size_t sizeof_task, std::size_t sizeof_shareds,
+                       kmp_routine_entry_t entry) {
+    return allocate(current_here(), flags, sizeof_task, sizeof_shareds, entry);
+}
+
+inline void task_spawn(kmp_task_t* kt) {
+    ext::task* rec = record_of(kt);
+    if (rec->flags & f_running) {
+        // An untied task re-queues itself for its next part: run it again when this
+        // part returns (on this worker; it may resume anywhere, so here is fine).
+        rec->flags |= f_requeue;
+        return;
+    }
+    launch(here{nullptr, nullptr}, rec, false);
+}
+
+inline void task_wait() {
+    here h = current_here();
+    node* n = current_node(h);
+    wait_node(h, n, n, false);
+}
+
+}  // namespace loom::omp::tasking

@@ -1,0 +1,18 @@
+// Cancellation of parallel, worksharing and taskgroup constructs (OMP_CANCELLATION;
+// protocol: cancel.cpp). `kind` is a cancel_kind of abi.hpp (the kmpc values; the GOMP
+// layer maps its own).
+#pragma once
+
+namespace loom::omp {
+
+struct implicit_task;
+
+/// The cancel construct: true if the construct of `kind` is (now) cancelled.
+bool request_cancel(int kind);
+/// A cancellation point: true if the innermost construct of `kind` was cancelled.
+bool cancellation_point(int kind);
+/// A barrier that is a cancellation point: true if the parallel region was cancelled
+/// (the caller leaves it); a cancelled loop or sections construct is cleared here.
+bool cancel_barrier(implicit_task* it);
+
+}  // namespace loom::omp
