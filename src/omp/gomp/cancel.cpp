@@ -3,6 +3,7 @@
 #include "gomp/gomp_abi.hpp"
 #include "parallel/thread.hpp"
 #include "worksharing/dispatch.hpp"
+#include "worksharing/cancel.hpp"
 
 namespace loom::omp::gomp {
 namespace {
@@ -25,7 +26,7 @@ void leave_construct(kmp_int32 kind) {
 bool cancellation_point(int which) {
     const kmp_int32 kind = kind_of(which);
     if (kind == cancel_noreq) return false;
-    if (__kmpc_cancellationpoint(&gomp_loc, gtid(), kind) == 0) return false;
+    if (!loom::omp::cancellation_point(kind)) return false;
     leave_construct(kind);
     return true;
 }
@@ -39,12 +40,12 @@ using namespace loom::omp::gomp;
 // parallel.c: true when the construct is cancelled (the caller leaves it). do_cancel
 // false (an `if` clause that is false) makes it a cancellation point.
 LOOM_OMP_API bool GOMP_cancel(int which, bool do_cancel) {
-    if (!do_cancel) return cancellation_point(which);
+    if (!do_cancel) return gomp::cancellation_point(which);
     const kmp_int32 kind = kind_of(which);
     if (kind == cancel_noreq) return false;
-    if (__kmpc_cancel(&gomp_loc, gtid(), kind) == 0) return false;
+    if (!request_cancel(kind)) return false;
     leave_construct(kind);
     return true;
 }
 
-LOOM_OMP_API bool GOMP_cancellation_point(int which) { return cancellation_point(which); }
+LOOM_OMP_API bool GOMP_cancellation_point(int which) { return gomp::cancellation_point(which); }

@@ -1,33 +1,22 @@
 // GOMP doacross loops (`ordered(n)` with depend(sink/source), libgomp ordered.c and
 // loop.c / loop_ull.c GOMP_loop_*doacross_*): gcc normalises every dimension to
 // 0 .. counts[i]-1 step 1 and shares the first dimension's iterations; the
-// post/wait vectors are those normalised indices. Onto kmpc's doacross loop
-// (__kmpc_doacross_*) with the same dimensions, and the dispatch loop for the chunks.
+// post/wait vectors are those normalised indices. Onto the doacross loop clang uses
+// (worksharing/doacross.hpp) with the same dimensions, and the dispatch loop for chunks.
 #include <cstdarg>
 
 #include "gomp/gomp_abi.hpp"
 #include "gomp/loop_dispatch.hpp"
+#include "parallel/thread.hpp"
+#include "worksharing/doacross.hpp"
 
 namespace loom::omp::gomp {
 
-/// One dimension as __kmpc_doacross_init takes it (libomp's kmp_dim, kmp.h): inclusive
+/// One dimension as doacross_begin takes it (libomp's kmp_dim, kmp.h): inclusive
 /// bounds and a step.
-struct doacross_dim {
-    kmp_int64 lo;
-    kmp_int64 up;
-    kmp_int64 st;
-};
+using doacross_dim = kmp_dim;
 
 }  // namespace loom::omp::gomp
-
-LOOM_OMP_API void __kmpc_doacross_init(loom::omp::ident_t*, loom::omp::kmp_int32,
-                                       loom::omp::kmp_int32 num_dims,
-                                       const loom::omp::gomp::doacross_dim* dims);
-LOOM_OMP_API void __kmpc_doacross_wait(loom::omp::ident_t*, loom::omp::kmp_int32,
-                                       const loom::omp::kmp_int64* vec);
-LOOM_OMP_API void __kmpc_doacross_post(loom::omp::ident_t*, loom::omp::kmp_int32,
-                                       const loom::omp::kmp_int64* vec);
-LOOM_OMP_API void __kmpc_doacross_fini(loom::omp::ident_t*, loom::omp::kmp_int32);
 
 namespace loom::omp::gomp {
 
@@ -49,7 +38,7 @@ void begin_doacross(unsigned ncounts, const C* counts) {
     t_dims = n;
     for (unsigned i = 0; i < n; ++i)
         dims[i] = doacross_dim{0, static_cast<kmp_int64>(counts[i]) - 1, 1};
-    __kmpc_doacross_init(&gomp_loc, gtid(), static_cast<kmp_int32>(n), dims);
+    doacross_begin(current_task(), static_cast<int>(n), dims);
 }
 
 // loop.c gomp_loop_doacross_*_start: the work share is 0 .. counts[0] step 1.
@@ -67,19 +56,19 @@ void wait_vector(T first, va_list ap) {
     vec[0] = static_cast<kmp_int64>(first);
     const unsigned n = t_dims;
     for (unsigned i = 1; i < n; ++i) vec[i] = static_cast<kmp_int64>(va_arg(ap, T));
-    __kmpc_doacross_wait(&gomp_loc, gtid(), vec);
+    doacross_wait(current_task(), vec);
 }
 
 template <class T>
 void post_vector(const T* counts) {
     kmp_int64 vec[max_dims];
     for (unsigned i = 0; i < t_dims; ++i) vec[i] = static_cast<kmp_int64>(counts[i]);
-    __kmpc_doacross_post(&gomp_loc, gtid(), vec);
+    doacross_post(current_task(), vec);
 }
 
 }  // namespace
 
-void end_doacross() { __kmpc_doacross_fini(&gomp_loc, gtid()); }
+void end_doacross() { doacross_end(current_task()); }
 
 }  // namespace loom::omp::gomp
 

@@ -1,10 +1,10 @@
 // The error directive of OpenMP 5.1 as gcc emits it (libgomp error.c): GOMP_warning for
-// severity(warning), GOMP_error for severity(fatal), reported as clang's __kmpc_error.
+// severity(warning), GOMP_error for severity(fatal), reported as clang's __kmpc_error
+// (routines/error_directive.hpp).
 #include <string>
 
 #include "gomp/gomp_abi.hpp"
-
-LOOM_OMP_API void __kmpc_error(loom::omp::ident_t* loc, int severity, const char* message);
+#include "routines/error_directive.hpp"
 
 namespace {
 
@@ -16,7 +16,7 @@ std::string message_of(const char* msg, std::size_t msglen) {
 
 void report(int severity, const char* msg, std::size_t msglen) {
     const std::string text = message_of(msg, msglen);
-    __kmpc_error(nullptr, severity, msg ? text.c_str() : nullptr);
+    loom::omp::report_error_directive(nullptr, severity, msg ? text.c_str() : nullptr);
 }
 
 }  // namespace

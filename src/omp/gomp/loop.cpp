@@ -5,6 +5,8 @@
 #include "gomp/gomp_abi.hpp"
 #include "gomp/loop_dispatch.hpp"
 #include "gomp/parallel_start.hpp"
+#include "sync/barrier.hpp"
+#include "worksharing/cancel.hpp"
 
 namespace loom::omp::gomp {
 
@@ -148,7 +150,7 @@ LOOM_OMP_API bool GOMP_loop_ordered_start(long start, long end, long incr, long 
 // ---- loop ends (loop.c GOMP_loop_end*: the work share's end, a barrier unless nowait) ----
 LOOM_OMP_API void GOMP_loop_end() {
     end_doacross();
-    __kmpc_barrier(&gomp_loc, gtid());
+    team_barrier(current_task());
 }
 
 LOOM_OMP_API void GOMP_loop_end_nowait() { end_doacross(); }
@@ -156,7 +158,7 @@ LOOM_OMP_API void GOMP_loop_end_nowait() { end_doacross(); }
 // True when the enclosing parallel region was cancelled (the caller then leaves it).
 LOOM_OMP_API bool GOMP_loop_end_cancel() {
     end_doacross();
-    return __kmpc_cancel_barrier(&gomp_loc, gtid()) != 0;
+    return cancel_barrier(current_task());
 }
 
 // ---- combined parallel loops (GOMP 4.0: with flags; 4.x _start forms without) -----------

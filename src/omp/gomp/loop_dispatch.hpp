@@ -1,19 +1,20 @@
 // The shared shape of every GOMP loop entry point (loop.cpp, loop_ull.cpp,
 // doacross.cpp): gcc hands out [istart, iend) with an exclusive end and the sign of the
-// increment giving the direction; the kmpc dispatch loops (__kmpc_dispatch_*_8/_8u) take
-// and give inclusive bounds. Each member's chunks come from the same dispatch loop
-// clang's code uses, so schedules, the team's ring of loop buffers (nowait loops back to
-// back) and ordered turns are one implementation.
+// increment giving the direction; the dispatch loops (worksharing/dispatch_loop.hpp, as
+// __kmpc_dispatch_*_8/_8u) take and give inclusive bounds. Each member's chunks come
+// from the same dispatch loop clang's code uses, so schedules, the team's ring of loop
+// buffers (nowait loops back to back) and ordered turns are one implementation.
 #pragma once
 
 #include <cstdint>
 
 #include "gomp/gomp_abi.hpp"
 #include "parallel/thread.hpp"
+#include "worksharing/dispatch_loop.hpp"
 
 namespace loom::omp::gomp {
 
-/// The kmpc dispatch entry points of a GOMP loop's iteration type: `long` (loop.c) and
+/// The dispatch loop of a GOMP loop's iteration type: `long` (loop.c) and
 /// `unsigned long long` (loop_ull.c).
 template <class T>
 struct dispatch_of;
@@ -22,10 +23,10 @@ template <>
 struct dispatch_of<long> {
     using bound = kmp_int64;
     static void init(kmp_int32 sched, bound lb, bound ub, kmp_int64 st, kmp_int64 chunk) {
-        __kmpc_dispatch_init_8(&gomp_loc, gtid(), sched, lb, ub, st, chunk);
+        dispatch_init<bound, kmp_int64>(current_task(), sched, lb, ub, st, chunk);
     }
     static int next(kmp_int32* last, bound* lb, bound* ub, kmp_int64* st) {
-        return __kmpc_dispatch_next_8(&gomp_loc, gtid(), last, lb, ub, st);
+        return dispatch_next<bound, kmp_int64>(last, lb, ub, st);
     }
 };
 
@@ -33,10 +34,10 @@ template <>
 struct dispatch_of<unsigned long long> {
     using bound = kmp_uint64;
     static void init(kmp_int32 sched, bound lb, bound ub, kmp_int64 st, kmp_int64 chunk) {
-        __kmpc_dispatch_init_8u(&gomp_loc, gtid(), sched, lb, ub, st, chunk);
+        dispatch_init<bound, kmp_int64>(current_task(), sched, lb, ub, st, chunk);
     }
     static int next(kmp_int32* last, bound* lb, bound* ub, kmp_int64* st) {
-        return __kmpc_dispatch_next_8u(&gomp_loc, gtid(), last, lb, ub, st);
+        return dispatch_next<bound, kmp_int64>(last, lb, ub, st);
     }
 };
 
@@ -79,8 +80,9 @@ bool loop_next(T* istart, T* iend) {
 /// ordered.c gomp_ordered_next; loom's dispatch counts turns per iteration, and gcc's
 /// code reports only the iterations that execute `ordered`).
 inline void pass_ordered_turns() {
-    const loop_state& L = current_task()->loop;
-    while (L.ordered && L.cur_iter < L.chunk_end) __kmpc_dispatch_fini_8(&gomp_loc, gtid());
+    implicit_task* it = current_task();
+    const loop_state& L = it->loop;
+    while (L.ordered && L.cur_iter < L.chunk_end) dispatch_fini(it);
 }
 
 /// The end of a worksharing loop for the calling member: ends its doacross loop if the

@@ -3,6 +3,10 @@
 // schedules; 0 means "no section left".
 #include "gomp/gomp_abi.hpp"
 #include "gomp/parallel_start.hpp"
+#include "parallel/thread.hpp"
+#include "sync/barrier.hpp"
+#include "worksharing/cancel.hpp"
+#include "worksharing/dispatch_loop.hpp"
 
 namespace loom::omp::gomp {
 namespace {
@@ -10,12 +14,12 @@ namespace {
 void begin_sections(unsigned count) {
     // count 0 begins an empty loop (lb 1 > ub 0), so every member still enters it.
     const auto ub = static_cast<kmp_int32>(count > 0x7fffffffu ? 0x7fffffffu : count);
-    __kmpc_dispatch_init_4(&gomp_loc, gtid(), sch_dynamic_chunked, 1, ub, 1, 1);
+    dispatch_init<kmp_int32, kmp_int32>(current_task(), sch_dynamic_chunked, 1, ub, 1, 1);
 }
 
 unsigned next_section() {
     kmp_int32 last = 0, lb = 0, ub = 0, st = 1;
-    if (!__kmpc_dispatch_next_4(&gomp_loc, gtid(), &last, &lb, &ub, &st)) return 0;
+    if (!dispatch_next<kmp_int32, kmp_int32>(&last, &lb, &ub, &st)) return 0;
     return static_cast<unsigned>(lb);
 }
 
@@ -68,10 +72,10 @@ LOOM_OMP_API void GOMP_parallel_sections_start(body_fn fn, void* data, unsigned 
                 [](void* p) { delete static_cast<parallel_sections*>(p); });
 }
 
-LOOM_OMP_API void GOMP_sections_end() { __kmpc_barrier(&gomp_loc, gtid()); }
+LOOM_OMP_API void GOMP_sections_end() { team_barrier(current_task()); }
 LOOM_OMP_API void GOMP_sections_end_nowait() {}
 
 // True when the enclosing parallel region was cancelled.
 LOOM_OMP_API bool GOMP_sections_end_cancel() {
-    return __kmpc_cancel_barrier(&gomp_loc, gtid()) != 0;
+    return cancel_barrier(current_task());
 }

@@ -2,23 +2,25 @@
 // kmpc's single picks; copyprivate hands the winner's pointer to the others through
 // kmpc's light copyprivate (one team barrier).
 #include "gomp/gomp_abi.hpp"
+#include "worksharing/single.hpp"
 
 using namespace loom::omp;
 using namespace loom::omp::gomp;
 
 // single.c: true for the one member that runs the block.
-LOOM_OMP_API bool GOMP_single_start() { return __kmpc_single(&gomp_loc, gtid()) != 0; }
+LOOM_OMP_API bool GOMP_single_start() { return single_begin(current_task()); }
 
 // single.c GOMP_single_copy_start: null for the member that runs the block (it then calls
 // GOMP_single_copy_end with its data); the others wait and get that data. gcc follows the
 // copy with a GOMP_barrier, which keeps the winner's data alive until all copied.
 LOOM_OMP_API void* GOMP_single_copy_start() {
-    if (__kmpc_single(&gomp_loc, gtid()) != 0) return nullptr;
-    return __kmpc_copyprivate_light(&gomp_loc, gtid(), nullptr);
+    implicit_task* it = current_task();
+    if (single_begin(it)) return nullptr;
+    return copyprivate_pointer(it, nullptr);
 }
 
 LOOM_OMP_API void GOMP_single_copy_end(void* data) {
-    __kmpc_copyprivate_light(&gomp_loc, gtid(), data);
+    copyprivate_pointer(current_task(), data);
 }
 
 // scope.c (OpenMP 5.1 scope with reduction(task, ...)): the construct's task reductions;

@@ -15,6 +15,8 @@
 
 #include "gomp/task.hpp"
 #include "gomp/task_abi.hpp"
+#include "tasking/dep.hpp"
+#include "tasking/task.hpp"
 
 using loom::omp::ident_t;
 using loom::omp::kmp_depend_info;
@@ -22,22 +24,9 @@ using loom::omp::kmp_int32;
 using loom::omp::kmp_routine_entry_t;
 using loom::omp::kmp_task_t;
 
-// The kmpc entry points this layer translates to (tasking/).
-LOOM_OMP_API kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 flags,
-                                               std::size_t sizeof_kmp_task_t,
-                                               std::size_t sizeof_shareds,
-                                               kmp_routine_entry_t task_entry);
-LOOM_OMP_API kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t*);
-LOOM_OMP_API kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, kmp_task_t*, kmp_int32 ndeps,
-                                                 kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
-                                                 kmp_depend_info* noalias_dep_list);
-LOOM_OMP_API void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps, kmp_depend_info* dep_list,
-                                       kmp_int32 ndeps_noalias, kmp_depend_info* noalias_dep_list);
-LOOM_OMP_API void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t*);
-LOOM_OMP_API void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t*);
-LOOM_OMP_API kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32);
-LOOM_OMP_API kmp_int32 __kmpc_omp_taskyield(ident_t*, kmp_int32, int);
-LOOM_OMP_API void* __kmpc_task_allow_completion_event(ident_t*, kmp_int32, kmp_task_t*);
+// What this layer translates to: the explicit-task functions clang's __kmpc_omp_task*
+// entry points call (tasking/task.hpp, tasking/dep.hpp).
+namespace tasking = loom::omp::tasking;
 
 namespace loom::omp::gomp {
 
@@ -67,7 +56,7 @@ kmp_int32 kmpc_flags(const task_spec& s) {
 // detach(event): libgomp hands the event out through `detach` and, when there is an
 // argument block, in its first word, before the block is copied (task.c GOMP_task).
 void publish_event(kmp_task_t* kt, const task_spec& s, void* detach) {
-    void* ev = __kmpc_task_allow_completion_event(nullptr, 0, kt);
+    void* ev = tasking::allow_completion_event(kt);
     if (detach) *static_cast<void**>(detach) = ev;
     if (s.data) *static_cast<void**>(s.data) = ev;
 }
@@ -95,8 +84,8 @@ kmp_task_t* new_task(const task_spec& s, bool copy, void* detach) {
     const std::size_t align = s.arg_align > 0 ? static_cast<std::size_t>(s.arg_align) : 1;
     const bool block = copy && s.arg_size > 0;
     const std::size_t room = block ? static_cast<std::size_t>(s.arg_size) + align - 1 : 0;
-    kmp_task_t* kt = __kmpc_omp_task_alloc(nullptr, 0, kmpc_flags(s),
-                                           sizeof(kmp_task_t) + sizeof(body) + room, 0, &run_body);
+    kmp_task_t* kt = tasking::task_alloc(kmpc_flags(s), sizeof(kmp_task_t) + sizeof(body) + room,
+                                         0, &run_body);
     kt->data2.priority = s.priority;
     body* b = body_of(kt);
     b->fn = s.fn;
@@ -118,12 +107,12 @@ void* task_arg(kmp_task_t* kt) noexcept { return body_of(kt)->arg; }
 
 void run_undeferred(kmp_task_t* kt) {
     const bool detached = (tasking::record_of(kt)->user & tasking::u_detach) != 0;
-    __kmpc_omp_task_begin_if0(nullptr, 0, kt);
+    tasking::undeferred_task_begin(kt);
     run_body(0, kt);
     // libgomp waits for the event of an undeferred detached task before the encountering
     // task goes on (task.c GOMP_task: gomp_sem_wait (&completion_sem)).
     if (detached) wait_fulfilled(kt);
-    __kmpc_omp_task_complete_if0(nullptr, 0, kt);
+    tasking::undeferred_task_end(kt);
 }
 
 }  // namespace loom::omp::gomp
@@ -138,7 +127,7 @@ namespace {
 void undeferred(const gomp::task_spec& s, void** depend, void* detach) {
     if ((s.flags & gomp::task_depend) && depend) {
         gomp::depend_list l(depend);
-        __kmpc_omp_wait_deps(nullptr, 0, l.size(), l.data(), 0, nullptr);
+        tasking::wait_deps(l.size(), l.data(), 0, nullptr);
     }
     gomp::run_undeferred(gomp::new_task(s, s.cpyfn != nullptr, detach));
 }
@@ -161,19 +150,19 @@ LOOM_OMP_API void GOMP_task(gomp::body_fn fn, void* data, gomp::copy_fn cpyfn, l
     kmp_task_t* kt = gomp::new_task(s, true, detach);
     if ((flags & gomp::task_depend) && depend) {
         gomp::depend_list l(depend);
-        __kmpc_omp_task_with_deps(nullptr, 0, kt, l.size(), l.data(), 0, nullptr);
+        tasking::task_spawn_with_deps(kt, l.size(), l.data(), 0, nullptr);
         return;
     }
-    __kmpc_omp_task(nullptr, 0, kt);
+    tasking::task_spawn(kt);
 }
 
-LOOM_OMP_API void GOMP_taskwait() { __kmpc_omp_taskwait(nullptr, 0); }
+LOOM_OMP_API void GOMP_taskwait() { tasking::task_wait(); }
 
 // task.c: waits "as if it was a mergeable included task construct with empty body":
 // for the listed dependences only.
 LOOM_OMP_API void GOMP_taskwait_depend(void** depend) {
     gomp::depend_list l(depend);
-    __kmpc_omp_wait_deps(nullptr, 0, l.size(), l.data(), 0, nullptr);
+    tasking::wait_deps(l.size(), l.data(), 0, nullptr);
 }
 
-LOOM_OMP_API void GOMP_taskyield() { __kmpc_omp_taskyield(nullptr, 0, 0); }
+LOOM_OMP_API void GOMP_taskyield() { tasking::task_yield(); }

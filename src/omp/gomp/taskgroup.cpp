@@ -22,14 +22,12 @@
 #include "gomp/task.hpp"
 #include "gomp/task_abi.hpp"
 #include "parallel/team.hpp"
+#include "sync/barrier.hpp"
+#include "tasking/task.hpp"
 
 using loom::omp::ident_t;
 using loom::omp::kmp_int32;
 
-LOOM_OMP_API void __kmpc_taskgroup(ident_t*, kmp_int32);
-LOOM_OMP_API void __kmpc_end_taskgroup(ident_t*, kmp_int32);
-LOOM_OMP_API void __kmpc_barrier(ident_t*, kmp_int32);
-LOOM_OMP_API kmp_int32 __kmpc_global_thread_num(ident_t*);
 LOOM_OMP_API int omp_get_num_threads();
 LOOM_OMP_API int omp_get_thread_num();
 LOOM_OMP_API int omp_get_max_threads();
@@ -226,11 +224,11 @@ using namespace loom::omp;
 using namespace loom::omp::tasking;
 namespace gomp = loom::omp::gomp;
 
-LOOM_OMP_API void GOMP_taskgroup_start() { __kmpc_taskgroup(nullptr, 0); }
+LOOM_OMP_API void GOMP_taskgroup_start() { open_group(current_here()); }
 
 // The chunks outlive the taskgroup: the compiler combines them after GOMP_taskgroup_end
 // and then calls GOMP_taskgroup_reduction_unregister.
-LOOM_OMP_API void GOMP_taskgroup_end() { __kmpc_end_taskgroup(nullptr, 0); }
+LOOM_OMP_API void GOMP_taskgroup_end() { close_group(current_here()); }
 
 LOOM_OMP_API void GOMP_taskgroup_reduction_register(std::uintptr_t* data) {
     here h = current_here();
@@ -274,7 +272,7 @@ LOOM_OMP_API void GOMP_workshare_task_reduction_unregister(bool cancelled) {
     const int n = omp_get_num_threads();
     if (tm && n > 1) gomp::ws_leave(tm, n);
     if (data && omp_get_thread_num() == 0) GOMP_taskgroup_reduction_unregister(data);
-    if (!cancelled) __kmpc_barrier(nullptr, __kmpc_global_thread_num(nullptr));
+    if (!cancelled) team_barrier(current_task());
 }
 
 // parallel.c: the descriptors are the first word of the region's data block; returns

@@ -10,14 +10,12 @@
 
 #include "gomp/task.hpp"
 #include "gomp/task_abi.hpp"
+#include "tasking/task.hpp"
 
 using loom::omp::ident_t;
 using loom::omp::kmp_int32;
 using loom::omp::kmp_task_t;
 
-LOOM_OMP_API kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t*);
-LOOM_OMP_API void __kmpc_taskgroup(ident_t*, kmp_int32);
-LOOM_OMP_API void __kmpc_end_taskgroup(ident_t*, kmp_int32);
 LOOM_OMP_API int omp_get_num_threads();
 LOOM_OMP_API void GOMP_taskgroup_reduction_register(std::uintptr_t* data);
 
@@ -131,7 +129,7 @@ void run_chunks_deferred(const task_spec& s, cursor<T>& at) {
     for (unsigned long i = 0; i < at.c.count; ++i) {
         kmp_task_t* kt = new_task(s, true, nullptr);
         at.next(task_arg(kt));
-        __kmpc_omp_task(nullptr, 0, kt);
+        tasking::task_spawn(kt);
     }
 }
 
@@ -178,14 +176,14 @@ void taskloop(const task_spec& s, unsigned long num_tasks, T start, T end, T ste
     }
     cursor<T> at{start, (s.flags & task_grainsize) ? by_grainsize(s.flags, num_tasks, n, start, end, step)
                                                    : by_num_tasks(num_tasks, n, step)};
-    if (group) __kmpc_taskgroup(nullptr, 0);
+    if (group) tasking::open_group(tasking::current_here());
     if (reduce) GOMP_taskgroup_reduction_register(reductions_of<T>(s.data));
     if (s.flags & task_if) {
         run_chunks_deferred(s, at);
     } else {
         run_chunks_now(s, at);
     }
-    if (group) __kmpc_end_taskgroup(nullptr, 0);
+    if (group) tasking::close_group(tasking::current_here());
 }
 
 task_spec spec_of(body_fn fn, void* data, copy_fn cpyfn, long arg_size, long arg_align,

@@ -1,17 +1,12 @@
 // GOMP teams on the host (libgomp teams.c, target.c): GOMP_teams_reg forks a host league
-// through kmpc's teams fork; GOMP_teams4 (a teams construct in a target region run on the
+// through fork_league, as clang's; GOMP_teams4 (a teams construct in a target region run on the
 // host) and the old GOMP_teams run in the calling task.
 #include <climits>
 #include <vector>
 
 #include "gomp/gomp_abi.hpp"
 #include "parallel/thread.hpp"
-
-LOOM_OMP_API void __kmpc_fork_teams(loom::omp::ident_t*, loom::omp::kmp_int32 argc,
-                                    loom::omp::kmpc_micro fn, ...);
-LOOM_OMP_API void __kmpc_push_num_teams(loom::omp::ident_t*, loom::omp::kmp_int32,
-                                        loom::omp::kmp_int32 num_teams,
-                                        loom::omp::kmp_int32 num_threads);
+#include "parallel/fork.hpp"
 
 namespace loom::omp::gomp {
 namespace {
@@ -73,8 +68,9 @@ using namespace loom::omp::gomp;
 // initial thread; loom forks them as clang's host teams, on workers.
 LOOM_OMP_API void GOMP_teams_reg(body_fn fn, void* data, unsigned num_teams,
                                  unsigned thread_limit, unsigned /*flags: unused, teams.c*/) {
-    __kmpc_push_num_teams(&gomp_loc, gtid(), clamp(num_teams), clamp(thread_limit));
-    __kmpc_fork_teams(&gomp_loc, 2, microtask_entry(), fn_arg(fn), data);
+    push_num_teams(0, clamp(num_teams), clamp(thread_limit));
+    void* args[2] = {fn_arg(fn), data};
+    fork_league(microtask_entry(), 2, args);
 }
 
 // teams.c: gcc loops `for (first = true; GOMP_teams4 (lo, hi, tl, first); first = false)

@@ -16,6 +16,7 @@
 #include "gomp/gomp_abi.hpp"
 #include "gomp/reductions.hpp"
 #include "parallel/thread.hpp"
+#include "worksharing/single.hpp"
 
 namespace loom::omp::gomp {
 
@@ -57,14 +58,14 @@ void share_mem(bool first, void** mem) {
     const bool alone = !it->tm || it->nthreads == 1;
     const void* key = alone ? static_cast<const void*>(this_thread()) : it->tm;
     void* p = first ? zeroed_block(key, alone ? 0 : it->single_count, size) : nullptr;
-    *mem = alone ? p : __kmpc_copyprivate_light(&gomp_loc, gtid(), p);
+    *mem = alone ? p : copyprivate_pointer(it, p);
 }
 
 }  // namespace
 
 void workshare_extras(std::uintptr_t* reductions, void** mem) {
     if (!reductions && !mem) return;
-    const bool first = __kmpc_single(&gomp_loc, gtid()) != 0;
+    const bool first = single_begin(current_task());
     if (reductions) workshare_task_reduction_register(reductions, first);
     if (mem) share_mem(first, mem);
 }
