@@ -17,7 +17,9 @@ LOOM_OMP_API void __kmpc_init_lock_with_hint(ident_t*, kmp_int32, void** l, std:
 LOOM_OMP_API void __kmpc_destroy_lock(ident_t*, kmp_int32, void** l) {
     simple_lock_destroy(l, "omp_destroy_lock");
 }
-LOOM_OMP_API void __kmpc_set_lock(ident_t*, kmp_int32, void** l) { simple_lock_set(l, "omp_set_lock"); }
+LOOM_OMP_API void __kmpc_set_lock(ident_t*, kmp_int32, void** l) {
+    simple_lock_set(l, "omp_set_lock");
+}
 LOOM_OMP_API void __kmpc_unset_lock(ident_t*, kmp_int32, void** l) {
     simple_lock_unset(l, "omp_unset_lock");
 }

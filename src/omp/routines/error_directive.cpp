@@ -8,8 +8,9 @@ namespace loom::omp {
 
 void report_error_directive(const char* where, int severity, const char* message) {
     if (!where) where = "";
-    std::fprintf(stderr, "loom: %s: %s%s%s\n", severity == error_severity_fatal ? "error" : "warning",
-                 message ? message : "(no message)", *where ? " at " : "", where);
+    const char* kind = severity == error_severity_fatal ? "error" : "warning";
+    std::fprintf(stderr, "loom: %s: %s%s%s\n", kind, message ? message : "(no message)",
+                 *where ? " at " : "", where);
     if (severity == error_severity_fatal) std::abort();
 }
 

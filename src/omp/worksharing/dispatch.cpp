@@ -294,7 +294,7 @@ void finish_ordered_chunk(implicit_task* it) {
 // dist_dispatch: the team's block of the iteration space, then a normal loop on it.
 template <class T, class ST>
 void dist_begin_loop(implicit_task* it, kmp_int32 schedule, kmp_int32* plast, T lb, T ub, ST st,
-               ST chunk) {
+                     ST chunk) {
     using U = std::make_unsigned_t<T>;
     std::uint64_t trip;
     if (st > 0) trip = ub < lb ? 0 : (static_cast<U>(ub) - static_cast<U>(lb)) / static_cast<U>(st) + 1;
@@ -430,8 +430,7 @@ bool steal_chunk(chunk_range* ranges, std::uint64_t tid, std::uint64_t n, std::u
 }
 
 template <class T, class ST>
-int next_general(implicit_task* it, kmp_int32* plast, T* plb, T* pub,
-                                           ST* pst) {
+int next_general(implicit_task* it, kmp_int32* plast, T* plb, T* pub, ST* pst) {
     loop_state& L = it->loop;
     std::uint64_t begin = 0, end = 0;
     if (!next_chunk(it, begin, end)) {

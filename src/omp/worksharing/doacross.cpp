@@ -1,5 +1,6 @@
 // Doacross loops: `ordered(n)` with `depend(sink: ...)` / `depend(source)` (OpenMP 5.2
-// `doacross(sink/source)`), lowered by clang to __kmpc_doacross_{init,wait,post,fini} (kmpc/worksharing.cpp).
+// `doacross(sink/source)`), lowered by clang to __kmpc_doacross_{init,wait,post,fini}
+// (kmpc/worksharing.cpp).
 //
 // Each doacross loop is a construct of the team like a dynamic loop: it takes the
 // member's next construct number and the team's dispatch buffer for it (dispatch.cpp),
