@@ -1,14 +1,19 @@
 // The whole public C++ API of loom.
 #pragma once
 
+#include "loom/algorithm.hpp"
 #include "loom/async.hpp"
 #include "loom/barrier.hpp"
 #include "loom/channel.hpp"
 #include "loom/condition_variable.hpp"
 #include "loom/dataflow.hpp"
+#include "loom/execution.hpp"
+#include "loom/for_loop.hpp"
 #include "loom/future.hpp"
 #include "loom/latch.hpp"
 #include "loom/mutex.hpp"
+#include "loom/numeric.hpp"
+#include "loom/ranges.hpp"
 #include "loom/runtime.hpp"
 #include "loom/semaphore.hpp"
 #include "loom/task_group.hpp"

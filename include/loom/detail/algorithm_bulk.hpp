@@ -1,0 +1,222 @@
+// The engine under every parallel algorithm: runs leaf(b, e) over chunks of [0, n) on
+// loom's workers and combines the leaves' results. Two schedules (algorithm_plan.hpp):
+//   split: binary splitting down to one chunk (task_group per node: the right half is
+//          spawned, the left run here, so an idle worker steals the biggest piece
+//          first and a caller nobody helps runs everything inline at deque cost);
+//   claim: `lanes` tasks (the caller is one) take chunks from a shared atomic index
+//          (dynamic, guided, and any schedule bounded by num_cores).
+// Exceptions: the first one thrown by a leaf is kept, chunks not yet started are
+// skipped, every started chunk finishes, then the caller gets it (par). Under
+// par_unseq a leaf runs inside a noexcept frame, so an exception terminates.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <exception>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "loom/detail/algorithm_plan.hpp"
+#include "loom/task_group.hpp"
+
+namespace loom::detail {
+
+/// The first exception of a parallel algorithm call. failed() is a hint for skipping
+/// work (relaxed); the task_group joins order the exception_ptr before rethrow().
+class bulk_error {
+public:
+    [[nodiscard]] bool failed() const noexcept { return failed_.load(std::memory_order_relaxed); }
+    void capture() noexcept {
+        bool expected = false;
+        if (claimed_.compare_exchange_strong(expected, true, std::memory_order_relaxed)) {
+            error_ = std::current_exception();
+            failed_.store(true, std::memory_order_relaxed);
+        }
+    }
+    void rethrow() {
+        if (failed_.load(std::memory_order_relaxed)) std::rethrow_exception(error_);
+    }
+
+private:
+    std::atomic<bool> failed_{false};
+    std::atomic<bool> claimed_{false};
+    std::exception_ptr error_;
+};
+
+/// Calls f() so that an exception leaving it terminates (par_unseq, unseq).
+template <class F>
+decltype(auto) call_terminating(F&& f) noexcept {
+    return std::forward<F>(f)();
+}
+
+/// Runs f() under the policy's exception rule; returns false if it threw (kept in err).
+template <class F>
+bool guarded(const exec_info& ei, bulk_error& err, F&& f) noexcept {
+    if (ei.terminates()) {
+        call_terminating(std::forward<F>(f));
+        return true;
+    }
+    try {
+        std::forward<F>(f)();
+        return true;
+    } catch (...) {
+        err.capture();
+        return false;
+    }
+}
+
+/// What a for_each-like leaf "returns": nothing to combine.
+struct no_result {};
+
+template <class T, class Leaf, class Combine>
+class bulk_runner {
+public:
+    bulk_runner(const exec_info& ei, std::size_t n, Leaf& leaf, Combine& combine)
+        : ei_(ei), n_(n), leaf_(leaf), combine_(combine) {}
+
+    std::optional<T> run() {
+        std::optional<T> acc;
+        if (n_ == 0) return acc;
+        plan_ = make_plan(ei_, n_);
+        std::size_t done = 0;
+        if (plan_.measure) done = measure(acc);
+        if (done < n_) add(acc, dispatch(done));
+        err_.rethrow();
+        return acc;
+    }
+
+private:
+    std::optional<T> dispatch(std::size_t base) {
+        const std::size_t rest = n_ - base;
+        if (plan_.lanes <= 1 || rest <= plan_.chunk) return leaf(base, n_);
+        if (plan_.claim) return claim_all(base);
+        return split(base, 0, ceil_div(rest, plan_.chunk));
+    }
+
+    std::optional<T> leaf(std::size_t b, std::size_t e) noexcept {
+        std::optional<T> r;
+        if (err_.failed()) return r;  // a chunk that starts after a failure is skipped
+        guarded(ei_, err_, [&] { r.emplace(leaf_(b, e)); });
+        return r;
+    }
+
+    void add(std::optional<T>& acc, std::optional<T>&& x) noexcept {
+        if (!x) return;
+        if (!acc) {
+            acc = std::move(x);
+            return;
+        }
+        guarded(ei_, err_, [&] { acc.emplace(combine_(std::move(*acc), std::move(*x))); });
+    }
+
+    // Chunk indices [cb, ce) of the range that starts at base.
+    std::optional<T> split(std::size_t base, std::size_t cb, std::size_t ce) {
+        if (ce - cb == 1) return leaf(base + cb * plan_.chunk, std::min(n_, base + ce * plan_.chunk));
+        const std::size_t mid = cb + (ce - cb) / 2;
+        std::optional<T> right;
+        task_group g;
+        g.spawn([this, &right, base, mid, ce] { right = split(base, mid, ce); }, ei_.prio);
+        std::optional<T> left = split(base, cb, mid);
+        g.wait();  // children never throw: leaves catch
+        add(left, std::move(right));
+        return left;
+    }
+
+    std::size_t claim(std::size_t& begin) noexcept {
+        std::size_t cur = next_.load(std::memory_order_relaxed);
+        for (;;) {
+            if (cur >= n_ || err_.failed()) return 0;
+            const std::size_t rest = n_ - cur;
+            std::size_t c = plan_.chunk;
+            if (plan_.guided) c = std::max(c, rest / (2 * std::size_t(plan_.lanes)));
+            c = std::min(c, rest);
+            // Relaxed: the index only hands out disjoint ranges; the data is ordered
+            // by the task_group join.
+            if (next_.compare_exchange_weak(cur, cur + c, std::memory_order_relaxed)) {
+                begin = cur;
+                return c;
+            }
+        }
+    }
+
+    std::optional<T> lane() noexcept {
+        std::optional<T> acc;
+        std::size_t b = 0;
+        for (std::size_t c = claim(b); c != 0; c = claim(b)) add(acc, leaf(b, b + c));
+        return acc;
+    }
+
+    std::optional<T> claim_all(std::size_t base) {
+        next_.store(base, std::memory_order_relaxed);
+        std::vector<std::optional<T>> results(plan_.lanes);
+        task_group g;
+        for (unsigned i = 1; i < plan_.lanes; ++i) {
+            g.spawn([this, &results, i] { results[i] = lane(); }, ei_.prio);
+        }
+        results[0] = lane();
+        g.wait();
+        std::optional<T> acc;
+        for (auto& r : results) add(acc, std::move(r));
+        return acc;
+    }
+
+    // auto_chunk_size: run doubling batches here until 1 % of the iterations or one
+    // target's worth of time is spent, then size chunks to cost `target` each.
+    std::size_t measure(std::optional<T>& acc) {
+        using clock = std::chrono::steady_clock;
+        const std::size_t limit = std::max<std::size_t>(1, n_ / 100);
+        const auto t0 = clock::now();
+        std::size_t done = 0;
+        auto spent = clock::duration::zero();
+        for (std::size_t k = 1; done < limit && spent < plan_.target; k *= 2) {
+            const std::size_t take = std::min(k, n_ - done);
+            add(acc, leaf(done, done + take));
+            done += take;
+            spent = clock::now() - t0;
+        }
+        const double per_iter = std::chrono::duration<double, std::nano>(spent).count() / double(done);
+        const double chunk = per_iter > 0 ? double(plan_.target.count()) / per_iter : double(n_);
+        plan_.chunk = std::max<std::size_t>(1, std::size_t(std::min(chunk, double(n_))));
+        return done;
+    }
+
+    const exec_info& ei_;
+    std::size_t n_;
+    Leaf& leaf_;
+    Combine& combine_;
+    bulk_plan plan_;
+    bulk_error err_;
+    std::atomic<std::size_t> next_{0};
+};
+
+/// Runs leaf(b, e) -> T over chunks of [0, n) and combines the results with
+/// combine(T&&, T&&) -> T, which must be associative and commutative (claiming
+/// hands chunks out of order). Empty if n == 0.
+template <class T, class Leaf, class Combine>
+std::optional<T> bulk_reduce(const exec_info& ei, std::size_t n, Leaf&& leaf, Combine&& combine) {
+    bulk_runner<T, std::remove_reference_t<Leaf>, std::remove_reference_t<Combine>> r(ei, n, leaf, combine);
+    return r.run();
+}
+
+/// Runs leaf(b, e) over chunks of [0, n).
+template <class Leaf>
+void bulk_for(const exec_info& ei, std::size_t n, Leaf&& leaf) {
+    auto unit = [&leaf](std::size_t b, std::size_t e) {
+        leaf(b, e);
+        return no_result{};
+    };
+    auto none = [](no_result, no_result) { return no_result{}; };
+    bulk_reduce<no_result>(ei, n, unit, none);
+}
+
+/// Runs f() inline under the policy's exception rule (seq: as is; unseq: terminates).
+template <class F>
+decltype(auto) run_inline(const exec_info& ei, F&& f) {
+    if (ei.terminates()) return call_terminating(std::forward<F>(f));
+    return std::forward<F>(f)();
+}
+
+}  // namespace loom::detail

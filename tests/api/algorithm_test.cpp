@@ -1,0 +1,254 @@
+// The parallel algorithms of loom/algorithm.hpp against their std:: serial results,
+// under every policy and chunk parameter, at sizes 0 .. 10^5; move-only and
+// non-trivially-copyable elements where the standard allows them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <list>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "algorithm_support.hpp"
+#include "loom/algorithm.hpp"
+#include "loom/runtime.hpp"
+
+namespace {
+
+using loom_test::for_each_policy;
+using loom_test::random_ints;
+using loom_test::sizes;
+namespace ex = loom::execution;
+
+#define TRACE_CASE(name, n) SCOPED_TRACE(std::string(name) + ", n = " + std::to_string(n))
+
+TEST(Algorithms, ForEachAndForEachN) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            auto v = random_ints(n, -1000, 1000);
+            auto expect = v;
+            std::for_each(expect.begin(), expect.end(), [](int& x) { x = 3 * x + 1; });
+            loom::for_each(pol, v.begin(), v.end(), [](int& x) { x = 3 * x + 1; });
+            EXPECT_EQ(v, expect);
+            std::atomic<long> sum{0};
+            auto end = loom::for_each_n(pol, v.begin(), n / 2, [&](int x) { sum += x; });
+            EXPECT_EQ(end, v.begin() + long(n / 2));
+            EXPECT_EQ(sum.load(), std::accumulate(v.begin(), v.begin() + long(n / 2), 0L));
+        }
+    });
+}
+
+TEST(Algorithms, TransformUnaryAndBinary) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            const auto a = random_ints(n, -1000, 1000, 1);
+            const auto b = random_ints(n, -1000, 1000, 2);
+            std::vector<long> out(n), expect(n);
+            auto sq = [](int x) { return long(x) * x; };
+            std::transform(a.begin(), a.end(), expect.begin(), sq);
+            EXPECT_EQ(loom::transform(pol, a.begin(), a.end(), out.begin(), sq), out.end());
+            EXPECT_EQ(out, expect);
+            auto mul = [](int x, int y) { return long(x) * y; };
+            std::transform(a.begin(), a.end(), b.begin(), expect.begin(), mul);
+            EXPECT_EQ(loom::transform(pol, a.begin(), a.end(), b.begin(), out.begin(), mul), out.end());
+            EXPECT_EQ(out, expect);
+        }
+    });
+}
+
+TEST(Algorithms, CopyCopyIfFillGenerate) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            const auto strings = loom_test::random_strings(n);  // not trivially copyable
+            std::vector<std::string> out(n);
+            EXPECT_EQ(loom::copy(pol, strings.begin(), strings.end(), out.begin()), out.end());
+            EXPECT_EQ(out, strings);
+
+            auto longish = [](const std::string& s) { return s.size() > 6; };
+            std::vector<std::string> expect;
+            std::copy_if(strings.begin(), strings.end(), std::back_inserter(expect), longish);
+            std::vector<std::string> got(n);
+            auto end = loom::copy_if(pol, strings.begin(), strings.end(), got.begin(), longish);
+            got.erase(end, got.end());
+            EXPECT_EQ(got, expect);
+
+            loom::fill(pol, out.begin(), out.end(), std::string("loom"));
+            EXPECT_EQ(std::count(out.begin(), out.end(), "loom"), long(n));
+
+            std::vector<int> g(n, 0);
+            loom::generate(pol, g.begin(), g.end(), [] { return 7; });
+            EXPECT_EQ(std::count(g.begin(), g.end(), 7), long(n));
+        }
+    });
+}
+
+TEST(Algorithms, CountFindAndPredicates) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            const auto v = random_ints(n, 0, 50);
+            EXPECT_EQ(loom::count(pol, v.begin(), v.end(), 7), std::count(v.begin(), v.end(), 7));
+            auto odd = [](int x) { return x % 2 != 0; };
+            EXPECT_EQ(loom::count_if(pol, v.begin(), v.end(), odd), std::count_if(v.begin(), v.end(), odd));
+            for (int x : {0, 25, 50, 51}) {
+                EXPECT_EQ(loom::find(pol, v.begin(), v.end(), x), std::find(v.begin(), v.end(), x));
+            }
+            auto big = [](int x) { return x > 48; };
+            EXPECT_EQ(loom::find_if(pol, v.begin(), v.end(), big), std::find_if(v.begin(), v.end(), big));
+            for (int limit : {-1, 0, 25, 50}) {
+                auto above = [limit](int x) { return x > limit; };
+                EXPECT_EQ(loom::any_of(pol, v.begin(), v.end(), above), std::any_of(v.begin(), v.end(), above));
+                EXPECT_EQ(loom::all_of(pol, v.begin(), v.end(), above), std::all_of(v.begin(), v.end(), above));
+                EXPECT_EQ(loom::none_of(pol, v.begin(), v.end(), above), std::none_of(v.begin(), v.end(), above));
+            }
+        }
+    });
+}
+
+TEST(Algorithms, MinMaxElementPickTheStandardsTies) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            const auto v = random_ints(n, 0, 20);  // many equal minima and maxima
+            EXPECT_EQ(loom::min_element(pol, v.begin(), v.end()), std::min_element(v.begin(), v.end()));
+            EXPECT_EQ(loom::max_element(pol, v.begin(), v.end()), std::max_element(v.begin(), v.end()));
+            EXPECT_EQ(loom::minmax_element(pol, v.begin(), v.end()), std::minmax_element(v.begin(), v.end()));
+            auto desc = std::greater<>{};
+            EXPECT_EQ(loom::min_element(pol, v.begin(), v.end(), desc), std::min_element(v.begin(), v.end(), desc));
+            EXPECT_EQ(loom::minmax_element(pol, v.begin(), v.end(), desc),
+                      std::minmax_element(v.begin(), v.end(), desc));
+        }
+    });
+}
+
+TEST(Algorithms, SortAndStableSort) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            for (int hi : {3, 1 << 30}) {  // many duplicates, and few
+                auto v = random_ints(n, 0, hi);
+                auto expect = v;
+                std::sort(expect.begin(), expect.end());
+                loom::sort(pol, v.begin(), v.end());
+                EXPECT_EQ(v, expect);
+                loom::sort(pol, v.begin(), v.end(), std::greater<>{});  // sorted input, reversed
+                std::sort(expect.begin(), expect.end(), std::greater<>{});
+                EXPECT_EQ(v, expect);
+            }
+            // Stability: keys with many duplicates, payload = original position.
+            const auto keys = random_ints(n, 0, 10);
+            std::vector<std::pair<int, std::size_t>> s(n);
+            for (std::size_t i = 0; i < n; ++i) s[i] = {keys[i], i};
+            auto expect = s;
+            auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+            std::stable_sort(expect.begin(), expect.end(), by_key);
+            loom::stable_sort(pol, s.begin(), s.end(), by_key);
+            EXPECT_EQ(s, expect);
+        }
+    });
+}
+
+TEST(Algorithms, SortsMoveOnlyElements) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            const auto keys = random_ints(n, 0, 1000);
+            std::vector<std::unique_ptr<int>> v;
+            for (int k : keys) v.push_back(std::make_unique<int>(k));
+            auto by_value = [](const std::unique_ptr<int>& a, const std::unique_ptr<int>& b) { return *a < *b; };
+            auto sorted = keys;
+            std::sort(sorted.begin(), sorted.end());
+            auto values = [&v] {
+                std::vector<int> r;
+                for (auto& p : v) r.push_back(*p);
+                return r;
+            };
+            loom::sort(pol, v.begin(), v.end(), by_value);
+            EXPECT_EQ(values(), sorted);
+            std::reverse(v.begin(), v.end());
+            loom::stable_sort(pol, v.begin(), v.end(), by_value);
+            EXPECT_EQ(values(), sorted);
+            auto odd = [](const std::unique_ptr<int>& p) { return *p % 2 != 0; };
+            auto mid = loom::partition(pol, v.begin(), v.end(), odd);
+            EXPECT_TRUE(std::is_partitioned(v.begin(), v.end(), odd));
+            EXPECT_EQ(mid - v.begin(), std::count_if(keys.begin(), keys.end(), [](int k) { return k % 2 != 0; }));
+            auto smallest = loom::min_element(pol, v.begin(), v.end(), by_value);
+            if (n > 0) {
+                EXPECT_EQ(**smallest, sorted.front());
+            }
+            loom::for_each(pol, v.begin(), v.end(), [](std::unique_ptr<int>& p) { p.reset(); });
+            EXPECT_TRUE(std::all_of(v.begin(), v.end(), [](auto& p) { return p == nullptr; }));
+        }
+    });
+}
+
+TEST(Algorithms, PartitionKeepsTheElements) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            for (int modulus : {1, 2, 7, 1000000}) {  // all true, half, few, none
+                auto v = random_ints(n, 0, 1 << 20);
+                auto pred = [modulus](int x) { return x % modulus == 0; };
+                auto expect_true = std::count_if(v.begin(), v.end(), pred);
+                auto before = v;
+                auto mid = loom::partition(pol, v.begin(), v.end(), pred);
+                EXPECT_EQ(mid - v.begin(), expect_true);
+                EXPECT_TRUE(std::is_partitioned(v.begin(), v.end(), pred));
+                std::sort(before.begin(), before.end());
+                std::sort(v.begin(), v.end());
+                EXPECT_EQ(v, before);
+            }
+        }
+    });
+}
+
+TEST(Algorithms, MergeIsStable) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            auto a = random_ints(n, 0, 100, 3);
+            auto b = random_ints(n / 3 + 1, 0, 100, 4);
+            std::vector<std::pair<int, int>> pa, pb;  // (key, source): ties must keep a first
+            std::sort(a.begin(), a.end());
+            std::sort(b.begin(), b.end());
+            for (int x : a) pa.emplace_back(x, 0);
+            for (int x : b) pb.emplace_back(x, 1);
+            auto by_key = [](const auto& x, const auto& y) { return x.first < y.first; };
+            std::vector<std::pair<int, int>> expect(pa.size() + pb.size()), got(expect.size());
+            std::merge(pa.begin(), pa.end(), pb.begin(), pb.end(), expect.begin(), by_key);
+            EXPECT_EQ(loom::merge(pol, pa.begin(), pa.end(), pb.begin(), pb.end(), got.begin(), by_key), got.end());
+            EXPECT_EQ(got, expect);
+            std::vector<int> merged(a.size() + b.size());
+            loom::merge(pol, a.begin(), a.end(), b.begin(), b.end(), merged.begin());
+            EXPECT_TRUE(std::is_sorted(merged.begin(), merged.end()));
+        }
+    });
+}
+
+TEST(Algorithms, WithoutPolicyTheStandardRuns) {
+    auto v = random_ints(1000, 0, 100);
+    auto expect = v;
+    std::sort(expect.begin(), expect.end());
+    loom::sort(v.begin(), v.end());
+    EXPECT_EQ(v, expect);
+    EXPECT_EQ(loom::count(v.begin(), v.end(), 5), std::count(v.begin(), v.end(), 5));
+    EXPECT_EQ(loom::find(v.begin(), v.end(), 50), std::find(v.begin(), v.end(), 50));
+}
+
+TEST(Algorithms, ForwardIteratorsRunSequentially) {
+    std::vector<int> src = random_ints(1000, 0, 100);
+    std::list<int> l(src.begin(), src.end());
+    std::atomic<long> sum{0};
+    loom::for_each(ex::par, l.begin(), l.end(), [&](int x) { sum += x; });
+    EXPECT_EQ(sum.load(), std::accumulate(src.begin(), src.end(), 0L));
+    EXPECT_EQ(loom::count(ex::par, l.begin(), l.end(), 5), std::count(src.begin(), src.end(), 5));
+}
+
+}  // namespace

@@ -1,0 +1,182 @@
+// reduce, transform_reduce and the scans of loom/numeric.hpp, and
+// experimental::for_loop with reductions and inductions, against the serial results
+// under every policy and chunk parameter.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "algorithm_support.hpp"
+#include "loom/for_loop.hpp"
+#include "loom/numeric.hpp"
+
+namespace {
+
+using loom_test::for_each_policy;
+using loom_test::random_ints;
+using loom_test::sizes;
+namespace ex = loom::execution;
+namespace lx = loom::experimental;
+
+#define TRACE_CASE(name, n) SCOPED_TRACE(std::string(name) + ", n = " + std::to_string(n))
+
+TEST(Numeric, ReduceAllForms) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            std::vector<long> v(n);
+            const auto r = random_ints(n, -1000, 1000);
+            std::copy(r.begin(), r.end(), v.begin());
+            EXPECT_EQ(loom::reduce(pol, v.begin(), v.end()), std::reduce(v.begin(), v.end()));
+            EXPECT_EQ(loom::reduce(pol, v.begin(), v.end(), 5L), std::reduce(v.begin(), v.end(), 5L));
+            auto mx = [](long a, long b) { return a > b ? a : b; };
+            EXPECT_EQ(loom::reduce(pol, v.begin(), v.end(), -5000L, mx), std::reduce(v.begin(), v.end(), -5000L, mx));
+            // unsigned wrap-around: exact whatever the grouping
+            std::vector<std::uint32_t> u(n);
+            for (std::size_t i = 0; i < n; ++i) u[i] = std::uint32_t(r[i]) * 2654435761u;
+            EXPECT_EQ(loom::reduce(pol, u.begin(), u.end(), 1u, std::multiplies<>{}),
+                      std::reduce(u.begin(), u.end(), 1u, std::multiplies<>{}));
+        }
+    });
+}
+
+TEST(Numeric, TransformReduceBothForms) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            const auto a = random_ints(n, -100, 100, 1);
+            const auto b = random_ints(n, -100, 100, 2);
+            EXPECT_EQ(loom::transform_reduce(pol, a.begin(), a.end(), b.begin(), 3L),
+                      std::transform_reduce(a.begin(), a.end(), b.begin(), 3L));
+            auto absdiff = [](int x, int y) { return long(x > y ? x - y : y - x); };
+            EXPECT_EQ(loom::transform_reduce(pol, a.begin(), a.end(), b.begin(), 0L, std::plus<>{}, absdiff),
+                      std::transform_reduce(a.begin(), a.end(), b.begin(), 0L, std::plus<>{}, absdiff));
+            // Non-trivially-copyable elements, transformed to their length.
+            const auto s = loom_test::random_strings(n);
+            auto len = [](const std::string& x) { return x.size(); };
+            EXPECT_EQ(loom::transform_reduce(pol, s.begin(), s.end(), std::size_t(0), std::plus<>{}, len),
+                      std::transform_reduce(s.begin(), s.end(), std::size_t(0), std::plus<>{}, len));
+        }
+    });
+}
+
+TEST(Numeric, InclusiveAndExclusiveScans) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            const auto v = random_ints(n, -1000, 1000);
+            std::vector<long> got(n), expect(n);
+            std::inclusive_scan(v.begin(), v.end(), expect.begin());
+            EXPECT_EQ(loom::inclusive_scan(pol, v.begin(), v.end(), got.begin()), got.end());
+            EXPECT_EQ(got, expect);
+            std::inclusive_scan(v.begin(), v.end(), expect.begin(), std::plus<>{}, 10L);
+            loom::inclusive_scan(pol, v.begin(), v.end(), got.begin(), std::plus<>{}, 10L);
+            EXPECT_EQ(got, expect);
+            std::exclusive_scan(v.begin(), v.end(), expect.begin(), 10L);
+            EXPECT_EQ(loom::exclusive_scan(pol, v.begin(), v.end(), got.begin(), 10L), got.end());
+            EXPECT_EQ(got, expect);
+            auto mx = [](long a, long b) { return a > b ? a : b; };
+            std::exclusive_scan(v.begin(), v.end(), expect.begin(), -5000L, mx);
+            loom::exclusive_scan(pol, v.begin(), v.end(), got.begin(), -5000L, mx);
+            EXPECT_EQ(got, expect);
+        }
+    });
+}
+
+TEST(Numeric, TransformScans) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            const auto v = random_ints(n, -1000, 1000);
+            std::vector<long> got(n), expect(n);
+            auto sq = [](int x) { return long(x) * x; };
+            std::transform_inclusive_scan(v.begin(), v.end(), expect.begin(), std::plus<>{}, sq);
+            loom::transform_inclusive_scan(pol, v.begin(), v.end(), got.begin(), std::plus<>{}, sq);
+            EXPECT_EQ(got, expect);
+            std::transform_inclusive_scan(v.begin(), v.end(), expect.begin(), std::plus<>{}, sq, -7L);
+            loom::transform_inclusive_scan(pol, v.begin(), v.end(), got.begin(), std::plus<>{}, sq, -7L);
+            EXPECT_EQ(got, expect);
+            std::transform_exclusive_scan(v.begin(), v.end(), expect.begin(), 1L, std::plus<>{}, sq);
+            loom::transform_exclusive_scan(pol, v.begin(), v.end(), got.begin(), 1L, std::plus<>{}, sq);
+            EXPECT_EQ(got, expect);
+        }
+    });
+}
+
+TEST(Numeric, ScansKeepTheOrderOfANonCommutativeOperation) {
+    // String concatenation is associative, not commutative: any reordering shows.
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(300), std::size_t(3000)}) {
+            TRACE_CASE(name, n);
+            std::vector<std::string> v(n);
+            for (std::size_t i = 0; i < n; ++i) v[i] = std::string(1, char('a' + i % 26));
+            std::vector<std::string> got(n), expect(n);
+            std::inclusive_scan(v.begin(), v.end(), expect.begin(), std::plus<>{});
+            loom::inclusive_scan(pol, v.begin(), v.end(), got.begin(), std::plus<>{});
+            EXPECT_EQ(got, expect);
+            std::exclusive_scan(v.begin(), v.end(), expect.begin(), std::string(">"), std::plus<>{});
+            loom::exclusive_scan(pol, v.begin(), v.end(), got.begin(), std::string(">"), std::plus<>{});
+            EXPECT_EQ(got, expect);
+        }
+    });
+}
+
+TEST(Numeric, ScansInPlace) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            auto v = random_ints(n, -1000, 1000);
+            auto w = v;
+            std::vector<int> expect(n);
+            std::inclusive_scan(v.begin(), v.end(), expect.begin());
+            loom::inclusive_scan(pol, v.begin(), v.end(), v.begin());
+            EXPECT_EQ(v, expect);
+            std::exclusive_scan(w.begin(), w.end(), expect.begin(), 3);
+            loom::exclusive_scan(pol, w.begin(), w.end(), w.begin(), 3);
+            EXPECT_EQ(w, expect);
+        }
+    });
+}
+
+TEST(ForLoop, ReductionsAndInductions) {
+    for_each_policy([](const auto& pol, const char* name) {
+        for (std::size_t n : sizes()) {
+            TRACE_CASE(name, n);
+            const auto v = random_ints(n, -1000, 1000);
+            long sum = 100;
+            int biggest = -5000;
+            long ind = 3;
+            std::vector<long> seen(n);
+            lx::for_loop(pol, std::size_t(0), n, lx::reduction(sum, 0L, std::plus<>{}),
+                         lx::induction(ind, 5),
+                         lx::reduction(biggest, -5000, [](int a, int b) { return a > b ? a : b; }),
+                         [&](std::size_t i, long& s, long& k, int& m) {
+                             s += v[i];
+                             seen[i] = k;
+                             if (v[i] > m) m = v[i];
+                         });
+            EXPECT_EQ(sum, 100 + std::accumulate(v.begin(), v.end(), 0L));
+            EXPECT_EQ(biggest, n == 0 ? -5000 : *std::max_element(v.begin(), v.end()));
+            EXPECT_EQ(ind, 3 + 5 * long(n));  // live-out value, as after a serial loop
+            for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(seen[i], 3 + 5 * long(i));
+        }
+    });
+}
+
+TEST(ForLoop, IteratorsAndIntegers) {
+    std::vector<int> v(1000);
+    lx::for_loop(ex::par, v.begin(), v.end(), [&](std::vector<int>::iterator it) { *it = int(it - v.begin()); });
+    for (int i = 0; i < 1000; ++i) ASSERT_EQ(v[std::size_t(i)], i);
+    long total = 0;
+    lx::for_loop(-10, 10, lx::reduction(total, 0L, std::plus<>{}), [](int i, long& t) { t += i; });  // sequential
+    EXPECT_EQ(total, -10);
+    int count = 0;
+    lx::for_loop_n(ex::par, 5, 7, lx::reduction(count, 0, std::plus<>{}), [](int, int& c) { ++c; });
+    EXPECT_EQ(count, 7);
+    lx::for_loop(ex::par, 10, 0, [](int) { FAIL() << "empty range ran"; });
+}
+
+}  // namespace
