@@ -23,12 +23,14 @@ bool on_main_thread() noexcept { return gettid() == getpid(); }
 }  // namespace
 
 pool::pool(const config& c)
-    : cfg(c), slot0_adopted(c.num_threads >= 2 && on_main_thread()), topo_(c.num_threads) {
+    : cfg(c), slot0_adopted(c.num_threads >= 2 && on_main_thread()),
+      workers_(std::make_unique<std::unique_ptr<worker>[]>(max_workers)) {
     trace_configure();
     stats_configure();
-    workers_.reserve(cfg.num_threads);
-    for (unsigned i = 0; i < cfg.num_threads; ++i) workers_.push_back(std::make_unique<worker>(*this, i));
+    const unsigned n = std::min(cfg.num_threads, max_workers);
+    publish_topology(std::make_unique<topology>(n));
     if (slot0_adopted) {
+        workers_[0] = std::make_unique<worker>(*this, 0);
         worker& slot0 = *workers_[0];
         // Only on request (LOOM_PIN=true). Slot 0 is then a worker like the others:
         // left unbound, the OS may run it on a CPU where a pinned worker spins, and a
@@ -37,33 +39,54 @@ pool::pool(const config& c)
         // OMP_PROC_BIND; the mask is given back when the pool ends.
         if (cfg.pin_workers) {
             slot0_rebind_ = sched_getaffinity(0, sizeof slot0_mask_, &slot0_mask_) == 0;
-            topo_.bind_current_thread(0);
+            topo_.load(std::memory_order_relaxed)->bind_current_thread(0);
         }
         init_native_context(slot0.native, /*tied=*/0);
         slot0.current = &slot0.native;
         set_this_worker(&slot0);
     }
-    start_workers();
+    start_workers(n);
     if (slot0_adopted) slot0_altstack_.enable();
-    oversubscribed_ = workers_.size() > cfg.cpus;
-    if (workers_.size() < cfg.num_threads) remember_limit(static_cast<unsigned>(workers_.size()));
-    victims_.resize(size());
-    for (unsigned w = 0; w < size(); ++w)
-        for (unsigned v : topo_.victims(w))
-            if (v < size()) victims_[w].push_back(v);
+    if (size() < cfg.num_threads) remember_limit(size());
     gate_.store(1, std::memory_order_release);
     futex_wake(&gate_, INT32_MAX);
 }
 
+// Victim lists come from the topology of the pool's target size; entries beyond the
+// workers that exist are skipped by the readers (size()).
+void pool::publish_topology(std::unique_ptr<topology> t) {
+    auto table = std::make_unique<victim_table>();
+    table->resize(t->places_count());
+    for (unsigned w = 0; w < table->size(); ++w) (*table)[w] = t->victims(w);
+    topo_.store(t.get(), std::memory_order_release);
+    victims_.store(table.get(), std::memory_order_release);
+    topologies_.push_back(std::move(t));
+    victim_tables_.push_back(std::move(table));
+}
+
+unsigned pool::grow(unsigned n) {
+    std::lock_guard lk(grow_mutex_);
+    if (const unsigned limit = worker_limit(); limit > 0) n = std::min(n, limit);
+    n = std::min(n, max_workers);
+    const unsigned before = size();
+    if (n <= before || stopping.load(std::memory_order_relaxed)) return before;
+    // The CPUs of the first topology: the process's, read before any worker was bound.
+    publish_topology(std::make_unique<topology>(n, topologies_.front()->cpus()));
+    start_workers(n);
+    if (size() < n) remember_limit(size());
+    return size();
+}
+
 // A worker counts only once it can run: it needs a thread (but slot 0) and, for its
-// loop, a fiber. Each worker gets both here, in turn, before any of them runs (the
-// threads wait at the gate); the first worker that cannot get one (address-space or
-// thread limits: ulimit -v, ulimit -u) is dropped with those after it and the pool is
-// smaller. A counted worker that never ran would leave an OpenMP team waiting for it
-// forever. Fiber and thread are taken together so that neither kind of stack uses up
-// the address space the other needs.
-void pool::start_workers() {
-    for (unsigned i = 0; i < workers_.size(); ++i) {
+// loop, a fiber. Each worker gets both here, in turn (at construction the threads wait
+// at the gate until every worker is counted); the first worker that cannot get one
+// (address-space or thread limits: ulimit -v, ulimit -u) is dropped with those after
+// it and the pool is smaller. A counted worker that never ran would leave an OpenMP
+// team waiting for it forever. Fiber and thread are taken together so that neither
+// kind of stack uses up the address space the other needs.
+void pool::start_workers(unsigned n) {
+    for (unsigned i = size(); i < n; ++i) {
+        if (!workers_[i]) workers_[i] = std::make_unique<worker>(*this, i);
         const char* failed = nullptr;
         int err = 0;
         if (fiber* f = fiber::create(cfg.stack_size)) {
@@ -81,7 +104,11 @@ void pool::start_workers() {
                 err = e.code().value();
             }
         }
-        if (!failed) continue;
+        if (!failed) {
+            size_.store(i + 1, std::memory_order_release);
+            oversubscribed_.store(i + 1 > cfg.cpus, std::memory_order_relaxed);
+            continue;
+        }
         if (i == 0) {
             std::fprintf(stderr,
                          "loom: error: could not %s the first worker (%s); no task can run. Raise "
@@ -91,12 +118,13 @@ void pool::start_workers() {
             std::abort();
         }
         std::fprintf(stderr,
-                     "loom: warning: could not %s worker %u of %zu (%s); continuing with %u "
+                     "loom: warning: could not %s worker %u of %u (%s); continuing with %u "
                      "worker%s (limits: ulimit -v, ulimit -u; fiber stacks of %zu KiB, "
                      "LOOM_STACKSIZE / OMP_STACKSIZE)\n",
-                     failed, i, workers_.size(), std::strerror(err), i, i == 1 ? "" : "s",
+                     failed, i, n, std::strerror(err), i, i == 1 ? "" : "s",
                      cfg.stack_size / 1024);
-        workers_.resize(i);
+        // The slot keeps its unused worker (its fiber, if any, cached): nothing reads
+        // it, size() stops before it, and the pool's end frees it.
         return;
     }
 }
@@ -108,7 +136,7 @@ void pool::thread_main(unsigned index) {
     alt_signal_stack altstack;
     altstack.enable();
     set_this_worker(&w);
-    if (cfg.pin_workers) topo_.bind_current_thread(index);
+    if (cfg.pin_workers) topo_.load(std::memory_order_acquire)->bind_current_thread(index);
     init_native_context(w.native, static_cast<int>(index));
     w.current = &w.native;
     enter_loop_from_native(w);
@@ -118,12 +146,12 @@ void pool::thread_main(unsigned index) {
 
 pool::~pool() {
     stopping.store(true, std::memory_order_seq_cst);
-    for (auto& w : workers_) {
-        w->sleep_word.store(0, std::memory_order_seq_cst);
-        futex_wake(&w->sleep_word, 1);
+    for (unsigned i = 0; i < size(); ++i) {
+        workers_[i]->sleep_word.store(0, std::memory_order_seq_cst);
+        futex_wake(&workers_[i]->sleep_word, 1);
     }
-    for (auto& w : workers_)
-        if (w->thread.joinable()) w->thread.join();
+    for (unsigned i = 0; i < size(); ++i)
+        if (workers_[i]->thread.joinable()) workers_[i]->thread.join();
     trace_archive(*this);
     stats_archive(*this);
     if (slot0_adopted && this_worker() == workers_[0].get()) set_this_worker(nullptr);
@@ -140,8 +168,9 @@ void pool::wake_one() noexcept {
     if (sleepers.load(std::memory_order_relaxed) == 0) return;
     worker* self = this_worker();
     unsigned start = self ? self->index : 0;
-    for (unsigned k = 0; k < size(); ++k) {
-        worker& w = *workers_[(start + k) % size()];
+    const unsigned n = size();
+    for (unsigned k = 0; k < n; ++k) {
+        worker& w = *workers_[(start + k) % n];
         if (w.sleep_word.load(std::memory_order_relaxed) == 1 &&
             w.sleep_word.exchange(0, std::memory_order_acq_rel) == 1) {
             futex_wake(&w.sleep_word, 1);
@@ -161,9 +190,12 @@ void pool::wake(worker& w) noexcept {
 // submission that happened before it, so equal sums mean nothing is left in flight.
 bool pool::quiescent() const noexcept {
     std::uint64_t done = 0, submitted = 0;
-    for (auto& w : workers_) done += w->counters.completed.get(std::memory_order_acquire);
+    // A worker added between the two sums has submitted nothing the first missed.
+    const unsigned n = size();
+    for (unsigned i = 0; i < n; ++i) done += workers_[i]->counters.completed.get(std::memory_order_acquire);
     full_fence();
-    for (auto& w : workers_) submitted += w->counters.submitted.get(std::memory_order_acquire);
+    for (unsigned i = 0; i < size(); ++i)
+        submitted += workers_[i]->counters.submitted.get(std::memory_order_acquire);
     submitted += foreign_submitted.load(std::memory_order_acquire);
     return done == submitted;
 }
@@ -174,13 +206,16 @@ bool pool::quiescent() const noexcept {
 pool::unfinished_work pool::unfinished() const noexcept {
     std::uint64_t done = 0, submitted = foreign_submitted.load(std::memory_order_acquire);
     std::uint64_t running = 0, parks = 0, resumes = 0;
-    for (auto& w : workers_) {
+    const unsigned n = size();
+    for (unsigned i = 0; i < n; ++i) {
+        const auto& w = workers_[i];
         done += w->counters.completed.get(std::memory_order_acquire);
         parks += w->counters.suspensions.get();
         resumes += w->counters.resumptions.get();
         running += w->in_task.load(std::memory_order_relaxed) ? 1 : 0;
     }
-    for (auto& w : workers_) submitted += w->counters.submitted.get(std::memory_order_acquire);
+    for (unsigned i = 0; i < size(); ++i)
+        submitted += workers_[i]->counters.submitted.get(std::memory_order_acquire);
     unfinished_work u;
     u.total = submitted > done ? submitted - done : 0;
     u.running = std::min(running, u.total);
@@ -191,7 +226,7 @@ pool::unfinished_work pool::unfinished() const noexcept {
 
 void pool::stop_taking_work() noexcept {
     abandoned.store(true, std::memory_order_seq_cst);
-    for (auto& w : workers_) wake(*w);
+    for (unsigned i = 0; i < size(); ++i) wake(*workers_[i]);
 }
 
 [[noreturn]] void pool::hold_forever() noexcept {
@@ -208,7 +243,7 @@ void pool::drain() {
     }
     // Sleeping workers must re-check: the last completion may have happened before
     // drain_slot_ was set, with every worker already asleep.
-    for (auto& w : workers_) wake(*w);
+    for (unsigned i = 0; i < size(); ++i) wake(*workers_[i]);
     slot.wait();
 }
 

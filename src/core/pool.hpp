@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "config.hpp"
@@ -33,13 +34,29 @@ public:
     pool(const pool&) = delete;
     pool& operator=(const pool&) = delete;
 
-    [[nodiscard]] unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()); }
+    /// Most workers a pool can have: OpenMP's documented thread limit.
+    static constexpr unsigned max_workers = 4096;
+
+    /// Workers that can run now. Grows (grow()) while the pool runs, never shrinks.
+    [[nodiscard]] unsigned size() const noexcept { return size_.load(std::memory_order_acquire); }
     /// More workers than CPUs the process may use: a spinning worker may hold the CPU
     /// the thread it waits for needs, so idle spinning yields every round.
-    [[nodiscard]] bool oversubscribed() const noexcept { return oversubscribed_; }
+    [[nodiscard]] bool oversubscribed() const noexcept { return oversubscribed_.load(std::memory_order_relaxed); }
+    /// Only for i < size(): a slot is filled before size() counts it (release/acquire).
     worker& at(unsigned i) noexcept { return *workers_[i]; }
-    [[nodiscard]] const std::vector<unsigned>& victims(unsigned i) const noexcept { return victims_[i]; }
-    [[nodiscard]] const std::vector<unsigned>& place(unsigned i) const { return topo_.place(i); }
+    /// Other workers of `i`, nearest first. May name workers beyond size() (a growth
+    /// in progress or refused): callers skip those.
+    [[nodiscard]] const std::vector<unsigned>& victims(unsigned i) const noexcept {
+        const victim_table& t = *victims_.load(std::memory_order_acquire);
+        return i < t.size() ? t[i] : no_victims_;
+    }
+    [[nodiscard]] const std::vector<unsigned>& place(unsigned i) const {
+        return topo_.load(std::memory_order_acquire)->place(i);
+    }
+    /// Adds workers while the pool runs until it has `n` (at most max_workers and the
+    /// limit a refusal set). Callable from any thread, inside tasks too: existing
+    /// workers keep running; the new ones start their loops at once. Returns size().
+    unsigned grow(unsigned n);
 
     const config cfg;
     /// True when slot 0 is the main thread (not a pool thread).
@@ -94,10 +111,22 @@ public:
 
 private:
     [[nodiscard]] bool quiescent() const noexcept;
-    void start_workers();
+    using victim_table = std::vector<std::vector<unsigned>>;
+    /// Creates workers from size() up to `n`, each with its first fiber and (but the
+    /// adopted slot 0) its thread; stops at the first refusal, said once.
+    void start_workers(unsigned n);
+    void publish_topology(std::unique_ptr<topology> t);
     void thread_main(unsigned index);
 
-    topology topo_;
+    // Topologies and victim tables are replaced whole when the pool grows; readers
+    // load the pointer (acquire) and the old ones stay until the pool ends, so a
+    // reader never sees one freed. Only grow() and the constructor write them.
+    std::atomic<const topology*> topo_{nullptr};
+    std::atomic<const victim_table*> victims_{nullptr};
+    std::vector<std::unique_ptr<topology>> topologies_;
+    std::vector<std::unique_ptr<victim_table>> victim_tables_;
+    const std::vector<unsigned> no_victims_;
+    std::mutex grow_mutex_;
     // The adopted main thread's mask before slot 0 bound it, given back when the pool
     // ends: the next pool (pause and resume, a grown pool) reads the CPUs it may use
     // from that thread's mask, and would otherwise put every worker on place 0.
@@ -106,9 +135,11 @@ private:
     // The adopted main thread runs fibers while it waits: it needs a signal stack for
     // the overflow report, unless it has one of its own.
     alt_signal_stack slot0_altstack_;
-    std::vector<std::unique_ptr<worker>> workers_;
-    bool oversubscribed_ = false;
-    std::vector<std::vector<unsigned>> victims_;
+    // Fixed array of max_workers slots: growing never moves a worker. Slot i is
+    // written before size_ counts it.
+    std::unique_ptr<std::unique_ptr<worker>[]> workers_;
+    std::atomic<unsigned> size_{0};
+    std::atomic<bool> oversubscribed_{false};
     std::atomic<std::uint32_t> gate_{0};  // pool threads wait here until construction ends
     std::atomic<ext::wait_slot*> drain_slot_{nullptr};
 };

@@ -6,6 +6,8 @@ namespace loom::ext {
 
 unsigned worker_count() { return core::ensure_pool().size(); }
 
+unsigned grow_workers(unsigned n) { return core::ensure_pool().grow(n); }
+
 int current_worker() noexcept {
     core::worker* w = core::this_worker_here();
     return w ? static_cast<int>(w->index) : -1;

@@ -102,9 +102,12 @@ int closeness(hwloc_topology_t topo, hwloc_obj_t a, hwloc_obj_t b) {
 
 }  // namespace
 
-topology::topology(unsigned workers) : hw_(std::make_unique<hw>()) {
-    std::vector<unsigned> cpus = allowed_cpus();
-    remember_unbound_mask(cpus);
+topology::topology(unsigned workers) : topology(workers, allowed_cpus()) { remember_unbound_mask(cpus_); }
+
+topology::topology(unsigned workers, std::vector<unsigned> cpus_in)
+    : hw_(std::make_unique<hw>()), cpus_(std::move(cpus_in)) {
+    if (cpus_.empty()) cpus_.push_back(0);
+    const std::vector<unsigned>& cpus = cpus_;
     std::vector<hwloc_obj_t> objs;
     if (hwloc_topology_init(&hw_->topo) == 0 && hwloc_topology_load(hw_->topo) == 0) {
         objs = candidate_objs(hw_->topo, cpus, workers);

@@ -45,7 +45,9 @@ void worker::give_back(fiber* f) noexcept {
 }
 
 ext::task* worker::steal_from_victims(priority p) noexcept {
+    const unsigned workers = owner.size();
     for (unsigned v : owner.victims(index)) {
+        if (v >= workers) continue;  // named by a growth that has not started it (yet)
         auto& victim = owner.at(v).deques[prio_index(p)];
         if (ext::task* t = victim.steal()) {
             counters.steals.add();
@@ -90,9 +92,12 @@ bool worker::anything_visible() noexcept {
         if (!q.looks_empty()) return true;
     for (auto& d : deques)
         if (!d.looks_empty()) return true;
-    for (unsigned v : owner.victims(index))
+    const unsigned workers = owner.size();
+    for (unsigned v : owner.victims(index)) {
+        if (v >= workers) continue;
         for (auto& d : owner.at(v).deques)
             if (!d.looks_empty()) return true;
+    }
     return false;
 }
 

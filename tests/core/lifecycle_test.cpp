@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <thread>
+#include <vector>
 
 #include "test_support.hpp"
 
@@ -126,6 +127,55 @@ TEST(Lifecycle, FiberStackOverflowHitsTheGuardPage) {
             std::exit(0);
         },
         ::testing::KilledBySignal(SIGSEGV), "");
+}
+
+// The pool grows while tasks run (ext::grow_workers, used by nested OpenMP regions):
+// the workers that exist keep running and keep their work, the new ones run tasks sent
+// to them at once and steal like the others, and a growth from inside a task is fine.
+TEST(Lifecycle, PoolGrowsWhileTasksRun) {
+    ext::shutdown();
+    ext::ensure_started();
+    const unsigned before = ext::worker_count();
+    std::atomic<bool> stop{false};
+    std::atomic<long> churn{0};
+    // Work in flight during the growth: tasks that keep spawning tasks (a bounded
+    // chain: with one worker, local work comes before the growth task submitted from
+    // outside, so an endless chain would starve it).
+    struct spawner {
+        static void go(std::atomic<bool>& stop, std::atomic<long>& churn) {
+            if (churn.fetch_add(1, std::memory_order_relaxed) < 200000 &&
+                !stop.load(std::memory_order_relaxed))
+                ext::submit(ext::make_task([&] { go(stop, churn); }));
+        }
+    };
+    countdown spawners_done(1);
+    ext::submit(ext::make_task([&] {
+        spawner::go(stop, churn);
+        spawners_done.arrive();
+    }));
+    unsigned grown = 0;
+    loom_test::run_in_task([&] { grown = ext::grow_workers(before + 3); });
+    EXPECT_EQ(grown, before + 3);
+    EXPECT_EQ(ext::worker_count(), before + 3);
+    EXPECT_EQ(ext::grow_workers(before + 1), before + 3) << "a pool never shrinks";
+    // Every worker, old and new, runs a task sent to it.
+    const unsigned n = ext::worker_count();
+    std::vector<std::atomic<int>> ran_on(n);
+    countdown all(n);
+    for (unsigned w = 0; w < n; ++w)
+        ext::submit_to(ext::make_task([&, w] {
+            ran_on[w].store(ext::current_worker(), std::memory_order_relaxed);
+            all.arrive();
+        }), w);
+    all.wait();
+    for (unsigned w = 0; w < n; ++w) EXPECT_EQ(ran_on[w].load(), static_cast<int>(w));
+    stop.store(true);
+    spawners_done.wait();
+    ext::shutdown();
+    EXPECT_GT(churn.load(), 0);
+    // The next pool starts from the environment again.
+    ext::ensure_started();
+    EXPECT_EQ(ext::worker_count(), before);
 }
 
 }  // namespace

@@ -54,6 +54,10 @@ LOOM_EXPORT void ensure_started();
 LOOM_EXPORT unsigned worker_limit() noexcept;
 /// Number of workers (slot 0 included); starts the pool if needed.
 LOOM_EXPORT unsigned worker_count();
+/// Adds workers to the running pool (starting it if none runs) until it has `n`, at
+/// most 4096 and the limit of an earlier refusal; the workers that exist keep
+/// running. Callable from tasks. Returns the pool's size afterwards.
+LOOM_EXPORT unsigned grow_workers(unsigned n);
 /// Index of the worker the caller runs on, or -1 for a thread outside the pool. The
 /// main thread adopted as slot 0 answers 0 even while it is not inside the runtime.
 /// Not inlined on purpose: after any suspension point the answer may change, so it

@@ -29,6 +29,7 @@ namespace loom::omp {
 void display_env(bool verbose);
 void display_settings_if_asked();
 void forget_hot_teams_after_fork() noexcept;
+int within_thread_limit(int n);
 
 namespace {
 
@@ -113,6 +114,24 @@ void start_locked(unsigned n) {
     g_pool_size.store(static_cast<int>(workers), std::memory_order_release);
 }
 
+template <class Target>
+int grow_pool_locked(Target target) {
+    if (pool_size() <= 0) return 0;
+    // Under the life-cycle lock: a pause or a fork child's rebuild never meets a growth.
+    std::lock_guard lk(g_life_mutex);
+    const int cur = g_pool_size.load(std::memory_order_acquire);
+    int n = target(cur);
+    // The OS refused a worker at `limit` before (reported then): asking again at every
+    // region would repeat the refusal each time.
+    if (const int limit = static_cast<int>(ext::worker_limit()); limit > 0 && n > limit) n = limit;
+    n = within_thread_limit(n);
+    if (n <= cur || !ext::running()) return cur;
+    const auto workers = static_cast<int>(ext::grow_workers(static_cast<unsigned>(n)));
+    g_oversubscribed.store(static_cast<std::size_t>(workers) > process_cpu_count(), std::memory_order_relaxed);
+    g_pool_size.store(workers, std::memory_order_release);
+    return workers;
+}
+
 }  // namespace
 
 void ensure_pool() {
@@ -143,30 +162,15 @@ int within_thread_limit(int n) {
     return limit;
 }
 
-int try_grow_pool(int n) {
-    int cur = pool_size();
-    // The OS refused a worker at `limit` before (reported then): asking again at every
-    // region would rebuild the pool and repeat the refusal each time.
-    if (const int limit = static_cast<int>(ext::worker_limit()); limit > 0 && n > limit) n = limit;
-    n = within_thread_limit(n);
-    if (n <= cur) return cur;
-    if (ext::current_worker() != 0) return cur;  // only the thread in slot 0
-    thread_state* th = this_thread();
-    if (th->current != &th->initial) return cur;  // only outside every region
-    if (!context_is_tied()) return cur;  // a loom task on worker 0, not its native stack
-    std::lock_guard lk(g_life_mutex);
-    if (!quiesce(1)) return cur;  // other threads run regions: keep the pool
-    dismiss_all_hot_teams();
-    if (!claims::none_claimed()) {
-        unquiesce();
-        return cur;
-    }
-    ext::shutdown();
-    g_pool_size.store(0, std::memory_order_relaxed);
-    start_locked(static_cast<unsigned>(n));
-    unquiesce();
-    return g_pool_size.load(std::memory_order_acquire);
-}
+// The pool grows while it runs (ext::grow_workers): the workers that exist keep their
+// teams, hot teams and threadprivate data, and a nested region can grow it from inside
+// a region.
+int try_grow_pool(int n) { return grow_pool_locked([n](int) { return n; }); }
+
+// By `more` workers over the size the pool has when the lock is held: nested regions
+// short of workers at once each get their own (a target computed from a size read
+// earlier would let the first take them all).
+int grow_pool_by(int more) { return grow_pool_locked([more](int cur) { return cur + more; }); }
 
 void enter_region() noexcept {
     recheck_foreign_runtimes();

@@ -11,9 +11,11 @@ namespace loom::omp {
 void ensure_pool();
 /// Number of workers of the running pool (starts it if needed).
 int pool_size();
-/// Tries to rebuild the pool with at least `n` workers; only from the thread in slot 0,
-/// outside every region, while no team holds a worker. Returns the pool size after.
+/// Grows the running pool to at least `n` workers (within the thread limit and an
+/// earlier refusal); the workers that exist keep running. Returns the pool size after.
 int try_grow_pool(int n);
+/// Grows the running pool by `more` workers over its size at the time of the call.
+int grow_pool_by(int more);
 /// Releases the workers (omp_pause_resource); 0 on success, non-zero when called from
 /// a region or a loom task, or while other threads run regions.
 int pause_pool();
