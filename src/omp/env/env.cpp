@@ -19,6 +19,7 @@
 #include "loom/ext/size_parse.hpp"
 #include "routines/alloc.hpp"
 #include "env/env_text.hpp"
+#include "env/gomp_env.hpp"
 #include "env/places.hpp"
 
 namespace loom::omp {
@@ -200,7 +201,7 @@ std::size_t main_stack_limit() {
 }
 
 void parse_stacksize(global_icvs& g) {
-    for (const char* name : {"KMP_STACKSIZE", "OMP_STACKSIZE"}) {
+    for (const char* name : {"GOMP_STACKSIZE", "KMP_STACKSIZE", "OMP_STACKSIZE"}) {
         const char* v = env(name);
         if (!v) continue;
         std::size_t bytes;
@@ -232,32 +233,7 @@ void parse_wait_policy(global_icvs& g) {
                  "(spin briefly, then sleep) instead", v);
         }
     }
-    if (const char* v = env("GOMP_SPINCOUNT")) {
-        std::string s = lower(trim(v));
-        if (s == "infinite" || s == "infinity") {
-            g.blocktime_infinite = true;
-        } else {
-            std::size_t i = 0;
-            while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-            unsigned long long mult = 1;
-            std::string unit = s.substr(i);
-            bool ok = i > 0 && i < 16;
-            if (unit == "k") mult = 1000ull;
-            else if (unit == "m") mult = 1000000ull;
-            else if (unit == "g") mult = 1000000000ull;
-            else if (unit == "t") mult = 1000000000000ull;
-            else if (!unit.empty()) ok = false;
-            if (!ok) {
-                warn("GOMP_SPINCOUNT='%s' is not a count or 'infinite'; using the default "
-                     "spin budget instead", v);
-            } else {
-                // About one nanosecond per spin iteration.
-                unsigned long long spins = std::strtoull(s.substr(0, i).c_str(), nullptr, 10);
-                g.blocktime_us = static_cast<long>(std::min<unsigned long long>(
-                    spins * mult / 1000ull, 3600ull * 1000000ull));
-            }
-        }
-    }
+    parse_gomp_spincount(g);  // gomp_env.cpp
     if (const char* v = env("KMP_BLOCKTIME")) {
         std::string s = lower(trim(v));
         long ms;
@@ -452,7 +428,7 @@ bool keep_usable_processors(const char* text, std::vector<std::vector<int>>& pla
 void parse_places_env(global_icvs& g) {
     const char* v = env("OMP_PLACES");
     if (!v) {
-        default_places(g);
+        if (!parse_gomp_cpu_affinity(g)) default_places(g);  // gomp_env.cpp
         return;
     }
     std::vector<std::vector<int>> places;
@@ -653,6 +629,7 @@ void parse_environment(global_icvs& g) {
     parse_display(g);
     parse_places_env(g);
     parse_misc(g);
+    parse_gomp_debug();  // gomp_env.cpp
     if (g.library == 0) g.initial.nthreads = 1;  // KMP_LIBRARY=serial
 }
 
