@@ -143,7 +143,7 @@ TEST(Lifecycle, PoolGrowsWhileTasksRun) {
     // outside, so an endless chain would starve it).
     struct spawner {
         static void go(std::atomic<bool>& stop, std::atomic<long>& churn) {
-            if (churn.fetch_add(1, std::memory_order_relaxed) < 200000 &&
+            if (churn.fetch_add(1, std::memory_order_relaxed) < 20000 &&
                 !stop.load(std::memory_order_relaxed))
                 ext::submit(ext::make_task([&] { go(stop, churn); }));
         }

@@ -9,9 +9,10 @@
 // A chunk is the one of the team member the running context acts as
 // (omp_get_thread_num): loom runs the team's tasks on its members' workers (tied tasks
 // resume where they started), so two tasks never use one chunk at the same time, the
-// same argument as libgomp's. The exception is a worker outside the team that runs a
+// same argument as libgomp's. The one exception, a worker outside the team that runs a
 // task as a stand-in of its creator after holding it for 0.1 s (tasking/task.cpp
-// runner_for): it shares the creator's chunk.
+// runner_for), would share the creator's chunk: registering gcc reductions turns it
+// off for the team (task_team::members_only).
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -96,6 +97,11 @@ void register_chunks(desc* data, desc* old, desc* orig, unsigned nthreads) {
     last[red_next] = reinterpret_cast<desc>(old);
 }
 
+/// Chunks indexed by thread number: the team's tasks run on its members only.
+void no_standins(const here& h) {
+    if (team* tm = h.rc->tm) tm->tasks.members_only.store(true, std::memory_order_relaxed);
+}
+
 /// The taskgroup `data` is registered in: the running task's innermost one.
 void attach(const here& h, desc* data) {
     tgroup* g = current_group(h);
@@ -104,6 +110,7 @@ void attach(const here& h, desc* data) {
         g = current_group(h);
     }
     g->gomp_red = data;
+    no_standins(h);
 }
 
 // ---- remapping -----------------------------------------------------------------------
@@ -195,6 +202,7 @@ void parallel_reduction_body(void* p) {
     here h = current_here();
     open_group(h);
     current_group(h)->gomp_red = r->reductions;
+    no_standins(h);
     if (omp_get_thread_num() == 0) r->team = omp_get_num_threads();
     r->fn(r->data);
     close_group(current_here());

@@ -362,7 +362,8 @@ int runner_for(ext::task* rec, int w) noexcept {
         if ((i & 63) == 0) {
             clock_gettime(CLOCK_MONOTONIC, &now);
             const double waited = double(now.tv_sec - start.tv_sec) + 1e-9 * double(now.tv_nsec - start.tv_nsec);
-            if (waited > hold_limit_s) return w;
+            if (waited > hold_limit_s && !tm->tasks.members_only.load(std::memory_order_relaxed))
+                return w;
         }
     }
 }

@@ -20,6 +20,13 @@ struct task_team {
     /// shared private copies, and how many members finished with them.
     std::atomic<void*> red_data[2] = {nullptr, nullptr};
     std::atomic<int> red_fini[2] = {0, 0};
+    /// Set once gcc task reductions were registered in the team (gomp/taskgroup.cpp):
+    /// their private copies are indexed by thread number, so a worker outside the team
+    /// must never run a task of the team as a stand-in of its creator (runner_for in
+    /// task.cpp): both would write the creator's copy at once. Never cleared while the
+    /// team is cached: the team's tasks then wait for a member's scheduling point, as
+    /// on libgomp.
+    std::atomic<bool> members_only{false};
 };
 
 }  // namespace loom::omp
