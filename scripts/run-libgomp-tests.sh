@@ -21,8 +21,9 @@
 #   --filter REGEX     only tests whose path (libgomp.c/..., libgomp.c-c++-common/...)
 #                      matches
 #   --out DIR          results (default build/libgomp-tests/<runtime>): summary.txt,
-#                      results.json, logs/ (compile and run output of every test), bin/
-#                      (binaries, reused while source, flags and gcc are unchanged)
+#                      results.json, logs/ (compile and run output of every test);
+#                      binaries go to build/libgomp-tests/bin, reused while source,
+#                      flags and gcc are unchanged
 #   --expected FILE    known loom failures (default
 #                      tests/omp/libgomp/expected-failures-loom.txt; format: test path,
 #                      '#', one-line reason)
@@ -96,7 +97,8 @@ main() {
     mkdir -p "$out"
     out=$(cd "$out" && pwd)
     status=0
-    python3 "$repo/tests/omp/libgomp/libgomp_suite.py" --suite "$suite" --out "$out" "${args[@]}" || status=$?
+    python3 "$repo/tests/omp/libgomp/libgomp_suite.py" --suite "$suite" --out "$out" \
+        --bin-dir "$repo/build/libgomp-tests/bin" "${args[@]}" || status=$?
     log "done in $(( $(date +%s) - start )) s; results in $out"
     exit $status
 }

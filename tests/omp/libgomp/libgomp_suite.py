@@ -316,6 +316,10 @@ def verdict(t, rc, out):
         except re.error:
             if pat not in out:
                 problems.append("output does not contain dg-output")
+    # The loader's own complaints name the missing entry point: say that first.
+    m = re.search(r"undefined symbol: (\S+)|version `([^']+)' not found", out)
+    if m and rc != 0:
+        problems.insert(0, f"undefined symbol {m.group(1)}" if m.group(1) else f"version {m.group(2)} not found")
     if problems:
         return "FAIL", "; ".join(problems)
     return "PASS", ""
@@ -328,7 +332,7 @@ def process(t, args, runtimes, tgt_dirs):
         res["why"] = t.unsupported
         return res
     name = t.rel.replace("/", "__")[:-2]
-    exe = os.path.join(args.out, "bin", name)
+    exe = os.path.join(args.bin_dir, name)
     logdir = os.path.join(args.out, "logs")
     srcs = [t.path] + [os.path.join(os.path.dirname(t.path), s) for s in t.sources]
     cmd = [args.cc] + t.flags(args.suite) + srcs
@@ -338,7 +342,7 @@ def process(t, args, runtimes, tgt_dirs):
         cmd += ["-S" if t.action == "assemble" else "-E", "-o", exe + ".s"]
     else:
         cmd += ["-o", exe, "-lm"]
-    key = hashlib.sha1((" ".join(cmd) + args.cc_version).encode())
+    key = hashlib.sha1((" ".join(c for c in cmd if not c.startswith(args.bin_dir)) + args.cc_version).encode())
     for s in srcs:
         try:
             key.update(open(s, "rb").read())
@@ -349,7 +353,7 @@ def process(t, args, runtimes, tgt_dirs):
     cached = (t.action == "run" and os.path.exists(exe) and os.path.exists(keyfile)
               and open(keyfile).read() == key)
     if not cached:
-        rc, out, dt = run_cmd(cmd, None, args.compile_timeout, os.path.join(args.out, "bin"))
+        rc, out, dt = run_cmd(cmd, None, args.compile_timeout, args.bin_dir)
         res["compile_s"] = round(dt, 2)
         with open(os.path.join(logdir, name + ".compile.txt"), "w") as f:
             f.write(" ".join(shlex.quote(c) for c in cmd) + "\n" + out)
@@ -381,7 +385,7 @@ def process(t, args, runtimes, tgt_dirs):
             res[rt + "_why"] = "libgomp.so.1 would not be loaded from " + d + ": " + tail(ldd_out, 3)
             continue
         env["LD_LIBRARY_PATH"] = d
-        rc, out, dt = run_cmd([exe], env, args.timeout, os.path.join(args.out, "bin"))
+        rc, out, dt = run_cmd([exe], env, args.timeout, args.bin_dir)
         v, why = verdict(t, rc, out)
         if t.xfail_run:
             v = "XFAIL" if v != "PASS" else "XPASS"
@@ -432,11 +436,13 @@ def main():
     ap.add_argument("--filter", default="")
     ap.add_argument("--expected", default="")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--bin-dir", help="where binaries are built and reused (default OUT/bin)")
     ap.add_argument("--max-time", type=float, default=0, help="stop starting tests after S seconds")
     args = ap.parse_args()
 
     t_start = time.monotonic()
-    os.makedirs(os.path.join(args.out, "bin"), exist_ok=True)
+    args.bin_dir = args.bin_dir or os.path.join(args.out, "bin")
+    os.makedirs(args.bin_dir, exist_ok=True)
     os.makedirs(os.path.join(args.out, "logs"), exist_ok=True)
     args.cc_version = subprocess.run([args.cc, "-dumpfullversion"], capture_output=True, text=True).stdout.strip()
     tgt = Target()
