@@ -7,6 +7,8 @@
 #      a separate project against it with find_package(loom) and with pkg-config
 #   2b. LLVM's OpenMP runtime tests (Debian's llvm-toolchain-19 source package) on
 #      loom's libomp.so, against the list of known failures
+#   2c. GCC's libgomp C tests (Debian's gcc-12 source package) built by gcc, on GNU
+#      libgomp and on loom's libgomp.so.1, against the list of known loom failures
 #   3. the `tsan` preset: build, then the tests labelled `core` under ThreadSanitizer
 # Prints a summary and exits non-zero if any step failed.
 #
@@ -14,6 +16,7 @@
 #   --skip-deps   do not run scripts/setup-deps.sh
 #   --skip-tsan   leave out step 3
 #   --skip-llvm   leave out LLVM's OpenMP runtime tests (step 2b)
+#   --skip-libgomp  leave out GCC's libgomp tests (step 2c)
 # Environment: LOOM_TEST_JOBS (ctest parallelism, default 2), LOOM_KEEP_TMP=1 keeps
 # the temporary install prefix.
 set -uo pipefail
@@ -21,12 +24,13 @@ set -uo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_root"
 
-skip_deps=0 skip_tsan=0 skip_llvm=0
+skip_deps=0 skip_tsan=0 skip_llvm=0 skip_libgomp=0
 for arg in "$@"; do
   case "$arg" in
     --skip-deps) skip_deps=1 ;;
     --skip-tsan) skip_tsan=1 ;;
     --skip-llvm) skip_llvm=1 ;;
+    --skip-libgomp) skip_libgomp=1 ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { print }' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
@@ -148,6 +152,18 @@ if run_step configure cmake --preset default &&
     line="$(grep -E 'known failures, [0-9]+ unexpected' "$logdir/llvm-omp-tasking.log" | tail -n 1)"
     [[ -n "$line" ]] && note "$(sed -E 's/^ *expectations \([^)]*\): //' <<<"$line")"
   fi
+
+  # ---- 2c. GCC's libgomp C tests on loom's libgomp.so.1 --------------------------------
+  # Debian's gcc-12 libgomp/testsuite/libgomp.c and libgomp.c-c++-common (fetched, cached
+  # in .cache/), built by gcc -O2, run on GNU libgomp and on loom (2 jobs, 30 s per run);
+  # fails only on a loom-only failure not in tests/omp/libgomp/expected-failures-loom.txt.
+  if ((skip_libgomp)); then
+    skip_step libgomp-suite "--skip-libgomp"
+  else
+    run_step libgomp-suite bash scripts/run-libgomp-tests.sh --ci
+    line="$(grep -E 'known failures, [0-9]+ unexpected' "$logdir/libgomp-suite.log" | tail -n 1)"
+    [[ -n "$line" ]] && note "$(sed -E 's/^ *expectations \([^)]*\): //' <<<"$line")"
+  fi
 else
   [[ -n "${ok[configure]:-}" ]] || skip_step build "configure failed"
   skip_step ctest "build failed"
@@ -155,6 +171,7 @@ else
   skip_step consumer "build failed"
   skip_step llvm-omp-suite "build failed"
   skip_step llvm-omp-tasking "build failed"
+  skip_step libgomp-suite "build failed"
 fi
 
 # ---- 3. tsan preset, core tests ------------------------------------------------------
