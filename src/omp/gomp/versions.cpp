@@ -42,6 +42,19 @@
         ".symver __loom_gcc_" #routine "_" #tag ", " #routine "@" node "\n"   \
         ".popsection\n");
 
+// LOOM_GCC_VERSION_OF(routine, target, "node", node_tag): exports routine@node as a
+// jump to `target` (a routine whose libgomp semantics differ from libomp's).
+#define LOOM_GCC_VERSION_OF(routine, target, node, tag)                       \
+    asm(".pushsection .text\n"                                               \
+        ".globl __loom_gcc_" #routine "_" #tag "\n"                          \
+        ".type __loom_gcc_" #routine "_" #tag ", %function\n"                \
+        ".p2align 4\n"                                                       \
+        "__loom_gcc_" #routine "_" #tag ":\n" LOOM_GCC_TAIL_JUMP(target)     \
+        ".size __loom_gcc_" #routine "_" #tag ", . - __loom_gcc_" #routine   \
+        "_" #tag "\n"                                                        \
+        ".symver __loom_gcc_" #routine "_" #tag ", " #routine "@" node "\n"  \
+        ".popsection\n");
+
 // Every omp_* symbol of GCC 12's libgomp.so.1 with its version, by version.
 LOOM_GCC_VERSION(omp_destroy_lock, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_destroy_lock_, "OMP_1.0", OMP_1_0)
@@ -120,18 +133,18 @@ LOOM_GCC_VERSION(omp_set_lock_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_max_active_levels, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_max_active_levels_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_max_active_levels_8_, "OMP_3.0", OMP_3_0)
-LOOM_GCC_VERSION(omp_set_nest_lock, "OMP_3.0", OMP_3_0)
+LOOM_GCC_VERSION_OF(omp_set_nest_lock, loom_gomp30_omp_set_nest_lock, "OMP_3.0", OMP_3_0)  // task-owned: gomp/nest_lock.cpp
 LOOM_GCC_VERSION(omp_set_nest_lock_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_schedule, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_schedule_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_schedule_8_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_test_lock, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_test_lock_, "OMP_3.0", OMP_3_0)
-LOOM_GCC_VERSION(omp_test_nest_lock, "OMP_3.0", OMP_3_0)
+LOOM_GCC_VERSION_OF(omp_test_nest_lock, loom_gomp30_omp_test_nest_lock, "OMP_3.0", OMP_3_0)  // task-owned: gomp/nest_lock.cpp
 LOOM_GCC_VERSION(omp_test_nest_lock_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_unset_lock, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_unset_lock_, "OMP_3.0", OMP_3_0)
-LOOM_GCC_VERSION(omp_unset_nest_lock, "OMP_3.0", OMP_3_0)
+LOOM_GCC_VERSION_OF(omp_unset_nest_lock, loom_gomp30_omp_unset_nest_lock, "OMP_3.0", OMP_3_0)  // task-owned: gomp/nest_lock.cpp
 LOOM_GCC_VERSION(omp_unset_nest_lock_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_in_final, "OMP_3.1", OMP_3_1)
 LOOM_GCC_VERSION(omp_in_final_, "OMP_3.1", OMP_3_1)

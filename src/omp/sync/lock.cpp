@@ -201,9 +201,10 @@ void nest_lock_destroy(void* lk, const char* routine) noexcept {
     delete n;
 }
 
-int nest_lock_set(void* lk, const char* routine) {
+int nest_lock_set(void* lk, const char* routine) { return nest_lock_set(lk, routine, current_owner_id()); }
+
+int nest_lock_set(void* lk, const char* routine, std::uintptr_t me) {
     nest_lock* n = nest_of(lk, routine);
-    const std::uintptr_t me = current_owner_id();
     // Only this task can have stored `me`, so a match cannot be stale.
     if (n->owner.load(std::memory_order_relaxed) == me) return static_cast<int>(++n->depth);
     lock_word(n->word).lock();
@@ -212,9 +213,10 @@ int nest_lock_set(void* lk, const char* routine) {
     return 1;
 }
 
-void nest_lock_unset(void* lk, const char* routine) {
+void nest_lock_unset(void* lk, const char* routine) { nest_lock_unset(lk, routine, current_owner_id()); }
+
+void nest_lock_unset(void* lk, const char* routine, std::uintptr_t me) {
     nest_lock* n = nest_of(lk, routine);
-    const std::uintptr_t me = current_owner_id();
     const std::uintptr_t owner = n->owner.load(std::memory_order_relaxed);
     if (owner != me) {
         if (lock_checks_enabled())
@@ -229,9 +231,10 @@ void nest_lock_unset(void* lk, const char* routine) {
     }
 }
 
-int nest_lock_test(void* lk, const char* routine) {
+int nest_lock_test(void* lk, const char* routine) { return nest_lock_test(lk, routine, current_owner_id()); }
+
+int nest_lock_test(void* lk, const char* routine, std::uintptr_t me) {
     nest_lock* n = nest_of(lk, routine);
-    const std::uintptr_t me = current_owner_id();
     if (n->owner.load(std::memory_order_relaxed) == me) return static_cast<int>(++n->depth);
     if (!lock_word(n->word).try_lock()) return 0;
     n->owner.store(me, std::memory_order_relaxed);
