@@ -69,6 +69,11 @@ void fill_new(void** depend, kmp_depend_info* out) {
 depend_list::depend_list(void** depend) : items_(own_) {
     if (!depend) return;
     n_ = total_of(depend);
+    // An array whose iterators all came out empty: gcc writes the old header {0, 0} and
+    // nothing after it (the words that follow are not part of it), and depend[0] == 0
+    // would otherwise read it as the 5.0 layout. libgomp looks at nothing past the total
+    // then (task.c: no depend entries when the total is 0).
+    if (n_ == 0) return;
     if (n_ > inline_items)
         items_ = static_cast<kmp_depend_info*>(std::malloc(n_ * sizeof(kmp_depend_info)));
     if (depend[0] != nullptr) {
