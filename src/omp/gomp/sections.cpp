@@ -14,12 +14,24 @@ namespace {
 void begin_sections(unsigned count) {
     // count 0 begins an empty loop (lb 1 > ub 0), so every member still enters it.
     const auto ub = static_cast<kmp_int32>(count > 0x7fffffffu ? 0x7fffffffu : count);
-    dispatch_init<kmp_int32, kmp_int32>(current_task(), sch_dynamic_chunked, 1, ub, 1, 1);
+    implicit_task* it = current_task();
+    dispatch_init<kmp_int32, kmp_int32>(it, sch_dynamic_chunked, 1, ub, 1, 1);
+    // No sections of a chunk held back yet (next_section).
+    it->loop.cur_iter = 0;
+    it->loop.chunk_end = 0;
 }
 
+// A team of one gets the whole loop as one chunk, whatever the chunk size (dispatch.cpp
+// next_chunk), but a section is one iteration: the rest of a chunk is handed out one
+// section per call, its normalised bounds kept in the loop's cur_iter / chunk_end (which
+// only ordered loops use otherwise).
 unsigned next_section() {
+    loop_state& L = current_task()->loop;
+    if (L.cur_iter + 1 < L.chunk_end) return static_cast<unsigned>(++L.cur_iter + 1);
     kmp_int32 last = 0, lb = 0, ub = 0, st = 1;
     if (!dispatch_next<kmp_int32, kmp_int32>(&last, &lb, &ub, &st)) return 0;
+    L.cur_iter = static_cast<std::uint64_t>(lb - 1);
+    L.chunk_end = static_cast<std::uint64_t>(ub);
     return static_cast<unsigned>(lb);
 }
 
