@@ -13,10 +13,16 @@
 
 namespace loom::omp {
 
-void team_barrier(implicit_task* it) {
+namespace {
+
+// One barrier episode; `leave()` (seq_cst loads only) lets a waiter go before the
+// episode completes. Returns false if it did: its arrival stays counted, which is fine
+// only because nobody may wait for this barrier any more (cancelled region, below).
+template <class Leave>
+bool barrier_episode(implicit_task* it, Leave leave) {
     if (g_task_hooks.drain) g_task_hooks.drain(it, false);
     team* t = it->tm;
-    if (!t || t->nthreads == 1) return;
+    if (!t || t->nthreads == 1) return true;
     member_slot& me = t->slots[it->tid];
     const std::uint32_t e = t->bar_epoch.load(std::memory_order_acquire);
     if (t->bar_count.fetch_sub(1, std::memory_order_acq_rel) == 1) {
@@ -24,10 +30,29 @@ void team_barrier(implicit_task* it) {
         t->bar_epoch.fetch_add(1, std::memory_order_seq_cst);
         for (int i = 0; i < t->nthreads; ++i)
             if (i != it->tid) wake(t->slots[i].sleep);
-        return;
+        return true;
     }
-    wait_until([t, e] { return t->bar_epoch.load(std::memory_order_seq_cst) != e; }, me.sleep,
-               it);
+    bool passed = false;
+    wait_until(
+        [t, e, &passed, &leave] {
+            passed = t->bar_epoch.load(std::memory_order_seq_cst) != e;
+            return passed || leave();
+        },
+        me.sleep, it);
+    return passed;
+}
+
+}  // namespace
+
+void team_barrier(implicit_task* it) {
+    barrier_episode(it, [] { return false; });
+}
+
+bool team_barrier_unless_cancelled(implicit_task* it) {
+    team* t = it->tm;
+    return barrier_episode(it, [t] {
+        return t->cancel_request.load(std::memory_order_seq_cst) == cancel_parallel;
+    });
 }
 
 std::uint32_t gather(implicit_task* it) {

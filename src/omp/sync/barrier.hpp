@@ -9,6 +9,11 @@ struct implicit_task;
 
 /// Full barrier of `it`'s team (no-op for a team of one). A task scheduling point.
 void team_barrier(implicit_task* it);
+/// team_barrier that also ends when the team's parallel region is cancelled: false if
+/// the member left because of that (the others then leave too, as they reach a
+/// cancellation point: nobody waits for the arrivals missing). The canceller wakes the
+/// waiters (request_cancel). Only for barriers that are cancellation points.
+bool team_barrier_unless_cancelled(implicit_task* it);
 
 /// Gather: members other than 0 arrive and return the release epoch to wait for;
 /// member 0 waits until all others arrived and returns 0.

@@ -14,6 +14,7 @@
 #include "env/icv.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
+#include "sync/wait.hpp"
 
 namespace loom::omp {
 
@@ -27,9 +28,20 @@ bool request_cancel(int kind) {
     if (!t) return true;
     if (kind == cancel_loop) abandon_loop(it);
     int expected = cancel_noreq;
-    if (t->cancel_request.compare_exchange_strong(expected, kind, std::memory_order_acq_rel))
-        return true;
-    return expected == kind;
+    if (kind != cancel_parallel)
+        return t->cancel_request.compare_exchange_strong(expected, kind,
+                                                         std::memory_order_acq_rel) ||
+               expected == kind;
+    // Cancelling the region supersedes a pending loop or sections cancellation (the
+    // members must leave the region, not just the construct). seq_cst: the waiters of
+    // a cancellable barrier load it seq_cst before they sleep (wait.hpp protocol).
+    t->cancel_request.store(cancel_parallel, std::memory_order_seq_cst);
+    // Members asleep in a cancellable barrier leave it now: with gcc's code the
+    // canceller never arrives there (it jumps to the region's end), so the barrier
+    // would never complete.
+    for (int i = 0; i < t->nthreads; ++i)
+        if (i != it->tid) wake(t->slots[i].sleep);
+    return true;
 }
 
 bool cancellation_point(int kind) {
@@ -43,13 +55,22 @@ bool cancellation_point(int kind) {
 
 bool cancel_barrier(implicit_task* it) {
     team* t = it->tm;
-    team_barrier(it);
-    if (!t || !globals().cancellation) return false;
+    if (!t || !globals().cancellation) {
+        team_barrier(it);
+        return false;
+    }
+    // A cancelled region's members leave at their next cancellation point without
+    // arriving: a member that left earlier (the canceller, with gcc's code) never will.
+    if (t->cancel_request.load(std::memory_order_acquire) == cancel_parallel) return true;
+    if (!team_barrier_unless_cancelled(it)) return true;
     int r = t->cancel_request.load(std::memory_order_acquire);
     if (r == cancel_parallel) return true;
     if (r == cancel_loop || r == cancel_sections) {
         team_barrier(it);  // everybody has read the request
-        if (it->tid == 0) t->cancel_request.store(cancel_noreq, std::memory_order_release);
+        // A CAS: a request to cancel the region (from a task running in the barrier)
+        // must not be wiped.
+        if (it->tid == 0)
+            t->cancel_request.compare_exchange_strong(r, cancel_noreq, std::memory_order_acq_rel);
         team_barrier(it);
     }
     return false;
