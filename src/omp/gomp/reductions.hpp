@@ -11,8 +11,10 @@ namespace loom::omp::gomp {
 /// gomp_reduction_register: [0] item count, [1] per-thread chunk size, [2] alignment,
 /// then three words per item) for the worksharing construct the calling member just
 /// entered. `first`: the caller is the first member of the team to reach the construct
-/// (it registers; the others adopt what it registered). Undone by
+/// (it registers; the others adopt what it registered); `construct`: the construct's
+/// number in the team, the same in every member (its single count). Undone by
 /// GOMP_workshare_task_reduction_unregister at the end of the construct.
-void workshare_task_reduction_register(std::uintptr_t* reductions, bool first);
+void workshare_task_reduction_register(std::uintptr_t* reductions, bool first,
+                                       std::uint32_t construct);
 
 }  // namespace loom::omp::gomp

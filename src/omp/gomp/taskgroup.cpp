@@ -17,7 +17,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "gomp/reductions.hpp"
 #include "gomp/task.hpp"
@@ -164,25 +166,50 @@ bool remap_private(desc* data, unsigned id, void*& p, void** orig) {
 }
 
 // ---- worksharing constructs with task reductions -----------------------------------------
-// The first member to reach the construct registers and publishes its descriptors in
-// the team (task_team::red_data[1], the slot kmpc's worksharing task reductions use:
-// one worksharing construct with task reductions is active in a team at a time); the
-// others take its chunks. The last member to unregister clears the slot, before the
-// construct's closing barrier, so the next construct's first member publishes afresh.
+// The first member to reach the construct registers and publishes its descriptors,
+// under the construct's number in the team (the single construct every member enters
+// for it: workshare.cpp); the others find them by that number and take its chunks. More
+// than one such construct can be active in a team at a time (scopes nest), so each has
+// an entry of its own. Every member leaves before the construct's closing barrier; the
+// last one removes the entry. A team's constructs end with a barrier, so the entries of
+// one team are few (its nesting depth); a vector is enough.
 
-std::atomic<void*>& ws_slot(team* tm) { return tm->tasks.red_data[1]; }
-std::atomic<int>& ws_done(team* tm) { return tm->tasks.red_fini[1]; }
+struct ws_entry {
+    const team* tm;
+    std::uint32_t construct;
+    desc* data;  // the first member's descriptors (alive until the closing barrier)
+    desc base;   // their chunks: what every member's descriptors point to
+    int left;    // members still to leave
+};
 
-desc* wait_published(team* tm) {
-    void* p;
-    while ((p = ws_slot(tm).load(std::memory_order_acquire)) == nullptr) std::this_thread::yield();
-    return static_cast<desc*>(p);
+std::mutex g_ws_mutex;
+// Never destroyed: members may leave a construct while the process exits.
+auto& g_ws = *new std::vector<ws_entry>;
+
+void ws_publish(const team* tm, std::uint32_t construct, desc* data, int nthreads) {
+    std::lock_guard lk(g_ws_mutex);
+    g_ws.push_back(ws_entry{tm, construct, data, data[red_base], nthreads});
 }
 
-void ws_leave(team* tm, int nthreads) {
-    if (ws_done(tm).fetch_add(1, std::memory_order_acq_rel) != nthreads - 1) return;
-    ws_slot(tm).store(nullptr, std::memory_order_relaxed);
-    ws_done(tm).store(0, std::memory_order_release);
+desc* wait_published(const team* tm, std::uint32_t construct) {
+    for (;;) {
+        {
+            std::lock_guard lk(g_ws_mutex);
+            for (const ws_entry& e : g_ws)
+                if (e.tm == tm && e.construct == construct) return e.data;
+        }
+        std::this_thread::yield();
+    }
+}
+
+/// The member whose registration is `data` leaves its construct.
+void ws_leave(const team* tm, const desc* data) {
+    std::lock_guard lk(g_ws_mutex);
+    for (auto e = g_ws.begin(); e != g_ws.end(); ++e) {
+        if (e->tm != tm || e->base != data[red_base]) continue;
+        if (--e->left == 0) g_ws.erase(e);
+        return;
+    }
 }
 
 // ---- parallel reduction(task, ...) -----------------------------------------------------
@@ -210,7 +237,8 @@ void parallel_reduction_body(void* p) {
 
 }  // namespace
 
-void workshare_task_reduction_register(std::uintptr_t* reductions, bool first) {
+void workshare_task_reduction_register(std::uintptr_t* reductions, bool first,
+                                       std::uint32_t construct) {
     here h = current_here();
     desc* old = visible_reductions(h);
     // task.c gomp_workshare_taskgroup_start: the construct is a taskgroup of its own.
@@ -219,9 +247,9 @@ void workshare_task_reduction_register(std::uintptr_t* reductions, bool first) {
     const int n = omp_get_num_threads();
     if (first || !tm || n <= 1) {
         register_chunks(reductions, old, nullptr, static_cast<unsigned>(n));
-        if (tm && n > 1) ws_slot(tm).store(reductions, std::memory_order_release);
+        if (tm && n > 1) ws_publish(tm, construct, reductions, n);
     } else {
-        register_chunks(reductions, old, wait_published(tm), static_cast<unsigned>(n));
+        register_chunks(reductions, old, wait_published(tm, construct), static_cast<unsigned>(n));
     }
     attach(h, reductions);
 }
@@ -278,7 +306,7 @@ LOOM_OMP_API void GOMP_workshare_task_reduction_unregister(bool cancelled) {
     close_group(h);
     team* tm = h.rc->tm;
     const int n = omp_get_num_threads();
-    if (tm && n > 1) gomp::ws_leave(tm, n);
+    if (tm && n > 1 && data) gomp::ws_leave(tm, data);
     if (data && omp_get_thread_num() == 0) GOMP_taskgroup_reduction_unregister(data);
     if (!cancelled) team_barrier(current_task());
 }

@@ -65,8 +65,10 @@ void share_mem(bool first, void** mem) {
 
 void workshare_extras(std::uintptr_t* reductions, void** mem) {
     if (!reductions && !mem) return;
-    const bool first = single_begin(current_task());
-    if (reductions) workshare_task_reduction_register(reductions, first);
+    implicit_task* it = current_task();
+    const bool first = single_begin(it);
+    // single_begin counted the construct (in a team of more than one).
+    if (reductions) workshare_task_reduction_register(reductions, first, it->single_count - 1);
     if (mem) share_mem(first, mem);
 }
 
