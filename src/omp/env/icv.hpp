@@ -82,6 +82,13 @@ int blocktime_ms() noexcept;
 /// Default size of a team when nthreads-var is 0: the number of workers.
 int default_nthreads();
 
+/// The ICVs a setter routine (omp_set_num_threads, ...) changes: those of the running
+/// task's data environment. An explicit task shares its implicit task's ICVs until it
+/// changes one (OpenMP 5.2, 2.4: each task has its own data environment, copied from
+/// its generating task): then the implicit task's are saved and put back when the task's
+/// body ends (copy on write: creating a task costs nothing for it; tasking/task.cpp).
+task_icvs& writable_icvs();
+
 /// Advances the list ICVs from a parent task to its child implicit tasks.
 void inherit_icvs(const task_icvs& parent, task_icvs& child) noexcept;
 /// A num_threads list clause's list as a shared, never freed object (one per distinct

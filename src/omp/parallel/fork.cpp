@@ -3,6 +3,7 @@
 // regions (the members' side is member.cpp). Protocol notes: team.hpp and docs/omp.md
 // ("Fork and join"). The ABI entry points are kmpc/parallel.cpp and gomp/.
 #include <algorithm>
+#include <atomic>
 #include <cstdarg>
 #include <mutex>
 #include <vector>
@@ -378,6 +379,56 @@ task_icvs child_icvs_of(const task_icvs& parent, const pushed_request& p, int th
     return c;
 }
 
+// The contention group `it` belongs to: its root is a thread's initial task, the initial
+// task of a target region run on the host, or a league's team.
+implicit_task* cg_root(implicit_task* it) noexcept {
+    while (it->parent && !it->target_root && !(it->in_league && !it->parent->in_league))
+        it = it->parent;
+    return it;
+}
+
+// The threads a region holds against its contention group's thread-limit-var, from its
+// fork to its join. OpenMP 5.2, 10.1.1 (number of threads for a parallel region):
+// ThreadsAvailable = thread-limit-var - ThreadsBusy + 1, ThreadsBusy counting every
+// thread of the group that runs a team's implicit task (the group's root counts the ones
+// beyond their encountering threads: cg_busy). Without it each nested team was cut to
+// thread-limit-var alone, and a 5 x 5 x 2 nest under OMP_THREAD_LIMIT=6 ran 50 threads.
+class cg_threads {
+public:
+    cg_threads() = default;
+    cg_threads(const cg_threads&) = delete;
+    cg_threads& operator=(const cg_threads&) = delete;
+    ~cg_threads() { give_back(held_); }
+
+    // A region of `n` (> 1) threads under limit `tl` (> 0): the team size it may have
+    // (1: no thread is available, the region is serialized).
+    int take(implicit_task* parent, int n, int tl) noexcept {
+        int* word = &cg_root(parent)->cg_busy;
+        std::atomic_ref<int> busy(*word);
+        int cur = busy.load(std::memory_order_relaxed);
+        int got = 0;
+        do {
+            got = std::min(n, tl - cur);
+            if (got <= 1) return 1;
+        } while (!busy.compare_exchange_weak(cur, cur + got - 1, std::memory_order_acq_rel,
+                                             std::memory_order_relaxed));
+        busy_ = word;
+        held_ = got - 1;
+        return got;
+    }
+    // The team formed with `m` members: the threads it could not get go back at once.
+    void keep(int m) noexcept { give_back(held_ - (m - 1)); }
+
+private:
+    void give_back(int k) noexcept {
+        if (k <= 0 || !busy_) return;
+        std::atomic_ref<int>(*busy_).fetch_sub(k, std::memory_order_acq_rel);
+        held_ -= k;
+    }
+    int* busy_ = nullptr;
+    int held_ = 0;
+};
+
 }  // namespace
 
 void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int league_teams,
@@ -393,6 +444,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     const int req = push.nthreads;
     const int tl = thread_limit_of(th, parent);
     task_icvs child;
+    cg_threads cg;  // declared before the team: given back after the join
 
     int n;
     if (league_teams > 0) {
@@ -407,8 +459,8 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         n = req > 0 ? req : parent->icv.nthreads;
         if (n <= 0) n = pool_size();
         if (!parallel_if || parent->active_level >= parent->icv.max_active_levels) n = 1;
-        if (tl > 0) n = std::min(n, tl);
         if (globals().library == 0) n = 1;
+        if (tl > 0 && n > 1) n = cg.take(parent, n, tl);
         child = child_icvs_of(parent->icv, push, tl);
     }
     int nworkers = pool_size();
@@ -429,8 +481,9 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     if (w >= 0 && !parent->holds_claim) master_claimed = claims::try_claim(static_cast<unsigned>(w));
 
     // A region nested in an active one may grow the pool (below): its team may be
-    // larger than the pool is now.
-    const bool nested = parent->active_level > 0 && league_teams == 0;
+    // larger than the pool is now. So may one in a target region run on the host: that
+    // is OpenMP code too, though not in a parallel region any more.
+    const bool nested = (parent->active_level > 0 || parent->target_root) && league_teams == 0;
     team* t = acquire_team(th, parent->level, nested ? n : std::min(n, nworkers + 1));
     t->busy = true;
     const std::uint32_t epoch = next_epoch(t);
@@ -448,6 +501,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         return;
     }
     if (league_teams == 0) check_strict(push, m);
+    cg.keep(m);
 
     // Only when another region could want those workers: one nested in this region (a
     // host teams league always nests), or one run by another thread now. Otherwise they stay for a later, larger region

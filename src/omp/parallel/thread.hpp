@@ -59,6 +59,13 @@ struct implicit_task {
     // through std::atomic_ref (a plain bool keeps the record copyable for stand-ins).
     bool share_done = false;
     int worker = -1;
+    // The initial task of a target region run on the host (gomp/target.cpp): like a
+    // league's team, the root of a contention group of its own, nested in OpenMP code.
+    bool target_root = false;
+    // Contention-group root only (cg_root, fork.cpp): the threads beyond the
+    // encountering ones that the group's active teams hold (ThreadsBusy - 1 of the
+    // specification's thread-count algorithm). Only through std::atomic_ref.
+    int cg_busy = 0;
     task_icvs icv;
     std::uint32_t ws_count = 0;    // dynamic loops begun in the current region
     std::uint32_t single_count = 0;
@@ -77,12 +84,6 @@ struct thread_state {
     int pushed_severity = 0;        // strict num_threads: 1 warning, 2 fatal; 0 not strict
     const char* pushed_message = nullptr;
     ident_t* pushed_loc = nullptr;
-    // __kmpc_set_thread_limit inside an explicit (target) task: its thread-limit-var.
-    // Explicit tasks share their implicit task's ICVs, so it is kept here and applies
-    // while that task (record and entry routine) is the innermost one running.
-    const void* limit_task = nullptr;
-    const void* limit_routine = nullptr;
-    int task_thread_limit = 0;
     int pushed_bind = -1;           // __kmpc_push_proc_bind
     int pushed_teams = 0;           // __kmpc_push_num_teams
     int pushed_teams_threads = 0;
@@ -126,8 +127,7 @@ int known_threads() noexcept;
 /// After fork(): forget every thread but the caller (lifecycle.cpp).
 void reset_threads_after_fork() noexcept;
 
-/// thread-limit-var of the code running in `it` on `th` (0: none), including the limit
-/// an enclosing target task set with __kmpc_set_thread_limit.
+/// thread-limit-var of the code running in `it` on `th` (0: none).
 int thread_limit_of(const thread_state* th, const implicit_task* it) noexcept;
 /// Invokes an outlined region body with `argc` pointer arguments.
 void invoke_microtask(kmpc_micro fn, kmp_int32 gtid, kmp_int32 tid, int argc, void** args);

@@ -191,7 +191,7 @@ LOOM_OMP_API void omp_destroy_allocator(handle a) { delete custom(a); }
 
 // def-allocator-var is an ICV of the data environment: implicit tasks inherit it.
 LOOM_OMP_API void omp_set_default_allocator(handle a) {
-    current_task()->icv.def_allocator = a ? a : default_mem_alloc;
+    writable_icvs().def_allocator = a ? a : default_mem_alloc;
 }
 LOOM_OMP_API handle omp_get_default_allocator() { return current_task()->icv.def_allocator; }
 

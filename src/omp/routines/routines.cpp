@@ -30,23 +30,15 @@ implicit_task* at_level(int level) {
     return it;
 }
 
-// The entry routine of an explicit task: with its record it names the task (records
-// are pooled and reused, entry routines differ between constructs).
-const void* routine_of(tasking::tdata* d) {
-    return reinterpret_cast<const void*>(tasking::ktask_of(tasking::record_of(d))->routine);
-}
-
 }  // namespace
 
 namespace loom::omp {
 
-int thread_limit_of(const thread_state* th, const implicit_task* it) noexcept {
-    int tl = it->icv.thread_limit;
-    if (!th->limit_task) return tl;
-    auto* rc = static_cast<const tasking::root_ctx*>(it->tasking);
-    tasking::tdata* cur = rc ? rc->current : nullptr;
-    if (cur != th->limit_task || routine_of(cur) != th->limit_routine) return tl;
-    return tl > 0 ? std::min(tl, th->task_thread_limit) : th->task_thread_limit;
+// An explicit task that changes an ICV has its own copy in its implicit task's place
+// while it runs (tasking::writable_icvs), so the implicit task's ICVs are the running
+// task's.
+int thread_limit_of(const thread_state*, const implicit_task* it) noexcept {
+    return it->icv.thread_limit;
 }
 
 }  // namespace loom::omp
@@ -58,8 +50,9 @@ LOOM_OMP_API void omp_set_num_threads(int n) {
              it->icv.nthreads > 0 ? it->icv.nthreads : pool_size());
         return;
     }
-    it->icv.nthreads = n;
-    it->icv.nthreads_from_list = false;
+    task_icvs& icv = writable_icvs();
+    icv.nthreads = n;
+    icv.nthreads_from_list = false;
 }
 LOOM_OMP_API void ompc_set_num_threads(int n) { omp_set_num_threads(n); }
 
@@ -84,14 +77,14 @@ LOOM_OMP_API int omp_get_num_procs() {
 
 LOOM_OMP_API int omp_in_parallel() { return current_task()->active_level > 0; }
 
-LOOM_OMP_API void omp_set_dynamic(int flag) { current_task()->icv.dynamic = flag != 0; }
+LOOM_OMP_API void omp_set_dynamic(int flag) { writable_icvs().dynamic = flag != 0; }
 LOOM_OMP_API void ompc_set_dynamic(int flag) { omp_set_dynamic(flag); }
 LOOM_OMP_API int omp_get_dynamic() { return current_task()->icv.dynamic; }
 
 LOOM_OMP_API int omp_get_cancellation() { return globals().cancellation; }
 
 LOOM_OMP_API void omp_set_nested(int flag) {
-    current_task()->icv.max_active_levels = flag ? INT_MAX : 1;
+    writable_icvs().max_active_levels = flag ? INT_MAX : 1;
 }
 LOOM_OMP_API void ompc_set_nested(int flag) { omp_set_nested(flag); }
 LOOM_OMP_API int omp_get_nested() { return current_task()->icv.max_active_levels > 1; }
@@ -110,7 +103,7 @@ LOOM_OMP_API void omp_set_schedule(int kind, int chunk) {
     if (base == omp_sched_auto) chunk = 0;
     else if (chunk < 1) chunk = base == omp_sched_static ? 0 : 1;
     s.chunk = chunk;
-    current_task()->icv.sched = s;
+    writable_icvs().sched = s;
 }
 LOOM_OMP_API void ompc_set_schedule(int kind, int chunk) { omp_set_schedule(kind, chunk); }
 
@@ -128,19 +121,12 @@ LOOM_OMP_API int omp_get_thread_limit() {
 }
 
 // thread_limit clause of a target construct: clang calls this first thing in the
-// target task's entry (host fallback), so it belongs to the innermost explicit task.
+// target task's entry (host fallback), so it belongs to the innermost explicit task's
+// data environment and ends with it (a target region is a new contention group: its
+// limit replaces the encountering task's, as libomp's __kmpc_set_thread_limit does).
 void loom::omp::set_target_thread_limit(int limit) {
     if (limit <= 0) return;
-    thread_state* th = this_thread();
-    implicit_task* it = th->current;
-    auto* rc = static_cast<tasking::root_ctx*>(it->tasking);
-    if (!rc || !rc->current) {
-        it->icv.thread_limit = limit;
-        return;
-    }
-    th->limit_task = rc->current;
-    th->limit_routine = routine_of(rc->current);
-    th->task_thread_limit = limit;
+    writable_icvs().thread_limit = limit;
 }
 
 LOOM_OMP_API int omp_get_supported_active_levels() { return INT_MAX; }
@@ -150,8 +136,7 @@ LOOM_OMP_API void omp_set_max_active_levels(int levels) {
         warn("omp_set_max_active_levels(%d): the value must not be negative; ignored", levels);
         return;
     }
-    // Only effective outside of parallel regions (and in the initial task's data env).
-    current_task()->icv.max_active_levels = levels;
+    writable_icvs().max_active_levels = levels;
 }
 LOOM_OMP_API void ompc_set_max_active_levels(int levels) { omp_set_max_active_levels(levels); }
 LOOM_OMP_API int omp_get_max_active_levels() { return current_task()->icv.max_active_levels; }
@@ -200,7 +185,7 @@ LOOM_OMP_API int omp_get_teams_thread_limit() { return globals().teams_thread_li
 
 // ---- devices: the host is the only device ----------------------------------------------
 
-LOOM_OMP_API void omp_set_default_device(int d) { current_task()->icv.default_device = d; }
+LOOM_OMP_API void omp_set_default_device(int d) { writable_icvs().default_device = d; }
 LOOM_OMP_API int omp_get_default_device() { return current_task()->icv.default_device; }
 LOOM_OMP_API int omp_get_num_devices() { return 0; }
 LOOM_OMP_API int omp_get_device_num() { return 0; }

@@ -96,6 +96,7 @@ void free_record(ext::task* rec) noexcept {
         auto* x = static_cast<extra*>(data_of(rec)->slot);
         if (x->dn) deps::drop_node(x->dn);
         if (x->deps) deps::free_hash(x->deps);
+        delete x->icvs;  // null unless the body ended abnormally
         x->~extra();
         free_raw(reinterpret_cast<ext::task*>(x));
     }
@@ -123,6 +124,21 @@ void release_chain(ext::task* rec) noexcept {
             }
         }
         (void)p;
+    }
+}
+
+// Puts back the ICVs the task's body changed (writable_icvs) in the implicit task it
+// changed them in. Rare: only tasks that called a setter routine have them.
+[[gnu::noinline, gnu::cold]] void restore_icvs(extra* x) noexcept {
+    x->icvs->it->icv = x->icvs->icv;
+    delete x->icvs;
+    x->icvs = nullptr;
+}
+
+inline void end_icv_scope(ext::task* rec) noexcept {
+    if (__builtin_expect((rec->flags & f_extra) != 0, 0)) {
+        extra* x = static_cast<extra*>(data_of(rec)->slot);
+        if (x->icvs) restore_icvs(x);
     }
 }
 
@@ -286,6 +302,7 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     }
     if (rec->flags & f_destructors) kt->data1.destructors(th->gtid, kt);
     rec->flags &= static_cast<std::uint8_t>(~f_running);
+    end_icv_scope(rec);
 
     // Tied: still on the thread that started us.
     th->current = prev_it;
@@ -530,6 +547,7 @@ void undeferred_task_end(kmp_task_t* kt) {
         h = current_here();  // a part may have waited and resumed on another thread
     }
     rec->flags &= static_cast<std::uint8_t>(~f_running);
+    end_icv_scope(rec);
     h.rc->current = parent_is_task(rec) ? reinterpret_cast<tdata*>(parent_node(rec)) : nullptr;
     if (rec->flags & f_destructors) kt->data1.destructors(h.th->gtid, kt);
     if (rec->user & u_detach) {
@@ -556,6 +574,24 @@ void task_yield() {
 }
 
 }  // namespace loom::omp::tasking
+
+namespace loom::omp {
+
+task_icvs& writable_icvs() {
+    using namespace tasking;
+    thread_state* th = this_thread();
+    implicit_task* it = th->current;
+    auto* rc = static_cast<root_ctx*>(it->tasking);
+    if (rc && rc->current) {
+        extra* x = ensure_extra(record_of(rc->current));
+        // Saved once per task: its later changes, and those of the tasks it runs
+        // included (they save and restore their own), stay within its data environment.
+        if (!x->icvs) x->icvs = new saved_icvs{it, it->icv};
+    }
+    return it->icv;
+}
+
+}  // namespace loom::omp
 
 // ---- omp_* routines of the explicit-task layer ------------------------------------------
 

@@ -123,6 +123,13 @@ inline constexpr std::uint8_t u_prio = 16;       // priority clause (kmp_task_t:
 inline constexpr std::uint8_t u_included = 32;   // a descendant of a final task: runs at once
 inline constexpr std::uint8_t u_helper = 64;     // hidden helper task: runs on a helper thread
 
+/// The ICVs of the implicit task an explicit task runs on, as they were before the task
+/// first changed them (writable_icvs): put back when the task's body ends.
+struct saved_icvs {
+    implicit_task* it;
+    task_icvs icv;
+};
+
 /// Rare per-task data, allocated on demand (a pooled record used as raw memory).
 struct extra {
     tgroup* rel = nullptr;      // release target when created inside a taskgroup
@@ -131,6 +138,7 @@ struct extra {
     depnode* dn = nullptr;      // this task's dependence node
     std::atomic<int> detach{0}; // 1 fulfilled, 2 body ended
     std::uintptr_t event_tag = 0;
+    saved_icvs* icvs = nullptr; // set while the task's body changed ICVs
 };
 
 /// The explicit-task context of one implicit task (implicit_task::tasking).
