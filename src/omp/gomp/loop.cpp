@@ -148,9 +148,10 @@ LOOM_OMP_API bool GOMP_loop_ordered_start(long start, long end, long incr, long 
 }
 
 // ---- loop ends (loop.c GOMP_loop_end*: the work share's end, a barrier unless nowait) ----
+// As GOMP_barrier (sync.cpp): the end of a cancelled loop ends its cancellation.
 LOOM_OMP_API void GOMP_loop_end() {
     end_doacross();
-    team_barrier(current_task());
+    (void)cancel_barrier(current_task());
 }
 
 LOOM_OMP_API void GOMP_loop_end_nowait() { end_doacross(); }

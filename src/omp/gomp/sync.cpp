@@ -32,7 +32,11 @@ void** as_slot(kmp_critical_name* name) { return reinterpret_cast<void**>(name);
 using namespace loom::omp;
 using namespace loom::omp::gomp;
 
-LOOM_OMP_API void GOMP_barrier() { team_barrier(current_task()); }
+// gcc ends the worksharing constructs of a region without `cancel parallel` with this
+// plain barrier even when they hold `cancel for` / `cancel sections`: as libgomp's team
+// barrier (bar.c, the last arriver clears work_share_cancelled), it ends a loop or
+// sections cancellation, else the region's next loop looked cancelled too.
+LOOM_OMP_API void GOMP_barrier() { (void)cancel_barrier(current_task()); }
 
 // barrier.c: true when the enclosing parallel region was cancelled.
 LOOM_OMP_API bool GOMP_barrier_cancel() { return cancel_barrier(current_task()); }
