@@ -64,7 +64,7 @@ main() {
         mkdir -p "$apt/sources.list.d" "$apt/lists/partial" "$apt/archives/partial"
         : > "$apt/sources.list"
         codename=$( . /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}" )
-        python3 "$repo/tests/omp/libgomp/deb_src.py" "$apt/sources.list.d/loom-deb-src.sources" "$codename"
+        python3 "$here/deb_src.py" "$apt/sources.list.d/loom-deb-src.sources" "$codename"
         aptopts=(-o "Dir::Etc::SourceList=$apt/sources.list"
                  -o "Dir::Etc::SourceParts=$apt/sources.list.d"
                  -o "Dir::State::Lists=$apt/lists"

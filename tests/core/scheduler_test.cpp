@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -136,12 +137,14 @@ TEST(Scheduler, ForeignThreadsSubmitAndWaitConcurrently) {
 
 TEST(Scheduler, PopLocalAndRunIfOnTop) {
     run_in_task([] {
-        int ran = 0;
+        // Atomic: t or `other` may be stolen and run on another worker while this
+        // task reads the count.
+        std::atomic<int> ran{0};
         ext::task* t = ext::make_task([&] { ++ran; });
         ext::submit(t);
         // Nothing else was pushed by this task since, so t is on top unless stolen.
         if (ext::run_if_on_top(t)) {
-            EXPECT_EQ(ran, 1);
+            EXPECT_EQ(ran.load(), 1);
         }
         ext::task* other = ext::make_task([&] { ++ran; });
         ext::submit(other);

@@ -7,8 +7,8 @@ Reads /etc/apt/sources.list.d/*.sources (deb822) and the one-line /etc/apt/sourc
 and sources.list.d/*.list, keeps the entries of this distribution release (suite equal
 to CODENAME or CODENAME-*: third-party repositories rarely publish sources and would
 make 'apt-get update' fail) and writes them as deb822 'deb-src' stanzas to OUT.sources.
-The same derivation as scripts/fetch-llvm-openmp-tests.sh; used by
-scripts/fetch-libgomp-tests.sh. No archive address is stored anywhere.
+Used by scripts/fetch-llvm-openmp-tests.sh and scripts/fetch-libgomp-tests.sh. No
+archive address is stored anywhere.
 """
 import glob
 import re
