@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "gomp/gomp_abi.hpp"
 #include "parallel/thread.hpp"
@@ -46,13 +47,43 @@ struct dispatch_of<unsigned long long> {
 /// (loop.c gomp_loop_init: start >= end going up) still begins a loop of no iterations,
 /// so every member enters the same construct. `incr` is the step as a signed value
 /// (gcc passes a downward ull step as its two's complement).
+/// An unsigned loop whose step's magnitude is 2^63 or more: kmpc's signed 64-bit step
+/// cannot say it (loop-6.c: `j += LLONG_MAX + 50ULL` counting up). Such a loop has one
+/// or two iterations; the dispatch runs over their numbers instead.
+inline bool step_beyond_int64(bool up, unsigned long long incr) {
+    const unsigned long long magnitude = up ? incr : 0ULL - incr;
+    return magnitude > static_cast<unsigned long long>(INT64_MAX);
+}
+
+inline void begin_scaled(bool up, unsigned long long start, unsigned long long end,
+                         unsigned long long incr, kmp_int32 sched, kmp_int64 chunk) {
+    const unsigned long long magnitude = up ? incr : 0ULL - incr;
+    const unsigned long long span = up ? (end - 1) - start : start - (end + 1);
+    loop_state& L = current_task()->loop;
+    const unsigned long long trip = span / magnitude + 1;
+    dispatch_of<unsigned long long>::init(sched, 0, trip - 1, 1, chunk);
+    // After init, which resets the member's loop state.
+    L.scaled = true;
+    L.scaled_base = start;
+    L.scaled_step = incr;  // two's complement when counting down: the sum wraps right
+    L.scaled_end = end;
+    L.scaled_trip = trip;
+}
+
 template <class T>
 void loop_begin(bool up, T start, T end, kmp_int64 incr, kmp_int32 sched, kmp_int64 chunk) {
     using B = typename dispatch_of<T>::bound;
+    if constexpr (std::is_same_v<T, unsigned long long>) current_task()->loop.scaled = false;
     const bool empty = up ? !(start < end) : !(start > end);
     if (empty) {
         dispatch_of<T>::init(sched, B(1), B(0), 1, chunk);
         return;
+    }
+    if constexpr (std::is_same_v<T, unsigned long long>) {
+        if (step_beyond_int64(up, static_cast<unsigned long long>(incr))) {
+            begin_scaled(up, start, end, static_cast<unsigned long long>(incr), sched, chunk);
+            return;
+        }
     }
     // The last value the loop may take, inclusive: end -/+ 1 cannot wrap here, since the
     // range holds at least `start` strictly before `end`.
@@ -68,6 +99,16 @@ bool loop_next(T* istart, T* iend) {
     B lb{}, ub{};
     kmp_int64 st = 1;
     if (!dispatch_of<T>::next(&last, &lb, &ub, &st)) return false;
+    if constexpr (std::is_same_v<T, unsigned long long>) {
+        const loop_state& L = current_task()->loop;
+        if (__builtin_expect(L.scaled, 0)) {
+            // Iteration numbers back to values; the last chunk ends at the loop's end
+            // (a value one step past the last iteration could wrap).
+            *istart = L.scaled_base + lb * L.scaled_step;
+            *iend = ub + 1 == L.scaled_trip ? L.scaled_end : L.scaled_base + (ub + 1) * L.scaled_step;
+            return true;
+        }
+    }
     *istart = T(lb);
     // One past the chunk's last iteration in the loop's direction: gcc's loop runs while
     // i < iend (up) or i > iend (down), so this bounds the chunk for any step.

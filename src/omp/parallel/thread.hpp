@@ -38,6 +38,11 @@ struct loop_state {
     std::uint64_t chunk_end = 0;  // ordered: end of the current chunk
     std::uint64_t lb = 0;         // first iteration (raw bits of the loop's type)
     std::int64_t st = 1;          // stride
+    // A gcc ull loop whose step does not fit a signed 64-bit step (|step| >= 2^63:
+    // gomp/loop_dispatch.hpp): the dispatch hands out iteration numbers 0..trip-1,
+    // mapped back to values as base + i * step.
+    bool scaled = false;
+    std::uint64_t scaled_base = 0, scaled_step = 0, scaled_end = 0, scaled_trip = 0;
 };
 
 /// One implicit task (or the initial task of a thread). Lives in its team's member
