@@ -70,7 +70,7 @@ inline unsigned spins_before_yield(bool oversubscribed) noexcept {
     return oversubscribed ? short_spins : ~0u;
 }
 
-/// Hooks through which the explicit-task layer (issue 4) takes part in waits: a waiting
+/// Hooks through which the explicit-task layer takes part in waits: a waiting
 /// member runs its team's explicit tasks (a barrier is a task scheduling point).
 struct task_hooks {
     /// Runs one explicit task available to `it`'s team; true if it ran one.
