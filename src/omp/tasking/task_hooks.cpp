@@ -34,10 +34,23 @@ void done_with_region(implicit_task* it) {
     std::atomic_ref(it->share_done).store(true, std::memory_order_release);
 }
 
+// A barrier inside a taskgroup (gcc opens one around every worksharing construct with
+// task reductions, and user code may put a barrier in one): the subtrees of the
+// member's tasks created in the group release into the group's node, not into the
+// member's, so waiting on the member's node alone lets the barrier complete while
+// grandchildren still run. The barrier must see every explicit task of the region
+// complete (OpenMP 5.2 15.3.1), so wait on the open groups too; the counts they leave
+// are zero, and the group goes on collecting tasks after the barrier.
+void drain_open_groups(const here& h, root_ctx* rc) {
+    for (tgroup* g = rc->tg; g; g = g->parent)
+        if (g->n.created || g->n.unreleased) wait_node(h, &g->n, &rc->n, true);
+}
+
 void drain(implicit_task* it, bool region_end) {
     if (region_end) done_with_region(it);
     auto* rc = static_cast<root_ctx*>(it->tasking);
     if (!rc) return;
+    if (rc->tg) drain_open_groups(here{this_thread(), rc}, rc);
     if (rc->phase_tasks || rc->n.created || rc->n.unreleased) {
         here h{this_thread(), rc};
         wait_node(h, &rc->n, &rc->n, true);
