@@ -79,7 +79,7 @@ using namespace loom::omp::gomp;
 #define LOOM_GOMP_DOACROSS(NAME, KIND)                                                         \
     LOOM_OMP_API bool GOMP_loop_doacross_##NAME##_start(unsigned ncounts, long* counts,         \
                                                         long chunk, long* istart, long* iend) { \
-        return start_doacross<long>(ncounts, counts, kmpc_schedule(KIND, false, chunk, false),  \
+        return start_doacross<long>(ncounts, counts, kmpc_schedule(KIND, false, chunk),  \
                                     chunk, istart, iend);                                       \
     }                                                                                           \
     LOOM_OMP_API bool GOMP_loop_ull_doacross_##NAME##_start(                                    \
@@ -87,7 +87,7 @@ using namespace loom::omp::gomp;
         unsigned long long* istart, unsigned long long* iend) {                                 \
         const auto c = static_cast<kmp_int64>(chunk);                                           \
         return start_doacross<unsigned long long>(                                              \
-            ncounts, counts, kmpc_schedule(KIND, false, c, false), c, istart, iend);            \
+            ncounts, counts, kmpc_schedule(KIND, false, c), c, istart, iend);            \
     }
 LOOM_GOMP_DOACROSS(static, gfs_static)
 LOOM_GOMP_DOACROSS(dynamic, gfs_dynamic)
@@ -96,7 +96,7 @@ LOOM_GOMP_DOACROSS(guided, gfs_guided)
 
 LOOM_OMP_API bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long* counts, long* istart,
                                                    long* iend) {
-    return start_doacross<long>(ncounts, counts, kmpc_schedule(gfs_runtime, false, 0, false), 0,
+    return start_doacross<long>(ncounts, counts, kmpc_schedule(gfs_runtime, false, 0), 0,
                                 istart, iend);
 }
 
@@ -105,7 +105,7 @@ LOOM_OMP_API bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts,
                                                        unsigned long long* istart,
                                                        unsigned long long* iend) {
     return start_doacross<unsigned long long>(
-        ncounts, counts, kmpc_schedule(gfs_runtime, false, 0, false), 0, istart, iend);
+        ncounts, counts, kmpc_schedule(gfs_runtime, false, 0), 0, istart, iend);
 }
 
 // OpenMP 5.0 (loop.c GOMP_loop_doacross_start): schedule argument, reductions, `mem`; a

@@ -43,12 +43,16 @@ inline constexpr long sched_kind(long sched) {
 
 /// kmpc schedule (abi.hpp sched_type) of a GOMP schedule kind. gcc passes chunk 0 for
 /// "no chunk size" with static, which is the block partition (sch_static), and 1 as the
-/// default for dynamic/guided (omp-expand.cc). `ordered` selects the ord_* kinds;
-/// `nonmonotonic` (the GOMP_loop_nonmonotonic_* entry points, and a GOMP_loop_start
-/// sched without GFS_MONOTONIC: OpenMP 5.0's default for dynamic and guided) lets
-/// dynamic loops hand chunks out of order (work stealing).
-inline constexpr kmp_int32 kmpc_schedule(long kind, bool ordered, long chunk,
-                                         bool nonmonotonic) {
+/// default for dynamic/guided (omp-expand.cc). `ordered` selects the ord_* kinds.
+///
+/// Every gcc loop is monotonic, the nonmonotonic entry points and a GOMP_loop_start
+/// `sched` without GFS_MONOTONIC included, as in libgomp (loop.c maps them to the
+/// monotonic ones): gcc's lastprivate, linear and conditional lastprivate code copies
+/// out in the member whose *last* chunk ends at the loop's end (omp-expand.cc), so a
+/// member must never get a chunk after the one holding the last iteration. Work
+/// stealing hands chunks out of order and would lose the copy-out (libgomp linear-1.c).
+/// The monotonic bit also overrides a nonmonotonic run-sched-var (OMP_SCHEDULE).
+inline constexpr kmp_int32 kmpc_schedule(long kind, bool ordered, long chunk) {
     kmp_int32 s = sch_runtime;
     switch (kind) {
     case gfs_static: s = chunk > 0 ? sch_static_chunked : sch_static; break;
@@ -58,15 +62,13 @@ inline constexpr kmp_int32 kmpc_schedule(long kind, bool ordered, long chunk,
     default: s = sch_runtime; break;
     }
     if (ordered) return s + (ord_lower - sch_lower);
-    if (nonmonotonic && (kind == gfs_dynamic || kind == gfs_guided))
-        s |= sch_modifier_nonmonotonic;
-    return s;
+    return kind == gfs_static ? s : s | sch_modifier_monotonic;
 }
 
-/// kmpc schedule of GOMP_loop_start's `sched` argument (kind plus GFS_MONOTONIC).
+/// kmpc schedule of GOMP_loop_start's `sched` argument (kind plus GFS_MONOTONIC, which
+/// changes nothing: see kmpc_schedule).
 inline constexpr kmp_int32 kmpc_schedule_of(long sched, bool ordered, long chunk) {
-    const bool monotonic = (static_cast<unsigned long>(sched) & gfs_monotonic) != 0;
-    return kmpc_schedule(sched_kind(sched), ordered, chunk, !monotonic);
+    return kmpc_schedule(sched_kind(sched), ordered, chunk);
 }
 
 // ---- GOMP_cancel / GOMP_cancellation_point `which` (gomp-constants.h) ----------------
@@ -110,6 +112,9 @@ kmp_int32 gtid();
 /// for this construct (lastprivate(conditional), inscan). Every member of the team calls
 /// it for the construct, before it takes iterations (workshare.cpp).
 void workshare_extras(std::uintptr_t* reductions, void** mem);
+/// The member leaves the worksharing construct workshare_extras began (every
+/// GOMP_loop_end* and GOMP_sections_end*): the last member to leave frees its `mem`.
+void workshare_leave();
 
 /// The source location the GOMP layer passes to kmpc entry points (gcc gives none).
 extern ident_t gomp_loc;

@@ -58,10 +58,8 @@ void parallel_loop_start(body_fn fn, void* data, unsigned num_threads, long star
                 [](void* p) { delete static_cast<loop_args*>(p); });
 }
 
-constexpr kmp_int32 sched(long kind, long chunk, bool nonmonotonic = false) {
-    return kmpc_schedule(kind, false, chunk, nonmonotonic);
-}
-constexpr kmp_int32 ordered(long kind, long chunk) { return kmpc_schedule(kind, true, chunk, false); }
+constexpr kmp_int32 sched(long kind, long chunk) { return kmpc_schedule(kind, false, chunk); }
+constexpr kmp_int32 ordered(long kind, long chunk) { return kmpc_schedule(kind, true, chunk); }
 
 }  // namespace
 
@@ -73,10 +71,10 @@ using namespace loom::omp::gomp;
 // ---- _start / _next pairs (libgomp_g.h) -------------------------------------------------
 // A chunked schedule: (start, end, incr, chunk_size, istart, iend); runtime schedules take
 // no chunk size. Each _start returns whether the caller got a first chunk.
-#define LOOM_GOMP_LOOP_CHUNKED(NAME, KIND, NONMONOTONIC)                                      \
+#define LOOM_GOMP_LOOP_CHUNKED(NAME, KIND)                                                    \
     LOOM_OMP_API bool GOMP_loop_##NAME##_start(long start, long end, long incr, long chunk,   \
                                                long* istart, long* iend) {                    \
-        return start_loop(start, end, incr, sched(KIND, chunk, NONMONOTONIC), chunk, istart,  \
+        return start_loop(start, end, incr, sched(KIND, chunk), chunk, istart,                \
                           iend);                                                               \
     }                                                                                          \
     LOOM_OMP_API bool GOMP_loop_##NAME##_next(long* istart, long* iend) {                      \
@@ -91,11 +89,11 @@ using namespace loom::omp::gomp;
         return loop_next<long>(istart, iend);                                                  \
     }
 
-LOOM_GOMP_LOOP_CHUNKED(static, gfs_static, false)
-LOOM_GOMP_LOOP_CHUNKED(dynamic, gfs_dynamic, false)
-LOOM_GOMP_LOOP_CHUNKED(guided, gfs_guided, false)
-LOOM_GOMP_LOOP_CHUNKED(nonmonotonic_dynamic, gfs_dynamic, true)
-LOOM_GOMP_LOOP_CHUNKED(nonmonotonic_guided, gfs_guided, true)
+LOOM_GOMP_LOOP_CHUNKED(static, gfs_static)
+LOOM_GOMP_LOOP_CHUNKED(dynamic, gfs_dynamic)
+LOOM_GOMP_LOOP_CHUNKED(guided, gfs_guided)
+LOOM_GOMP_LOOP_CHUNKED(nonmonotonic_dynamic, gfs_dynamic)
+LOOM_GOMP_LOOP_CHUNKED(nonmonotonic_guided, gfs_guided)
 // runtime: run-sched-var decides, its own modifier included (loop.c).
 LOOM_GOMP_LOOP_RUNTIME(runtime)
 LOOM_GOMP_LOOP_RUNTIME(nonmonotonic_runtime)
@@ -151,23 +149,28 @@ LOOM_OMP_API bool GOMP_loop_ordered_start(long start, long end, long incr, long 
 // As GOMP_barrier (sync.cpp): the end of a cancelled loop ends its cancellation.
 LOOM_OMP_API void GOMP_loop_end() {
     end_doacross();
+    workshare_leave();
     (void)cancel_barrier(current_task());
 }
 
-LOOM_OMP_API void GOMP_loop_end_nowait() { end_doacross(); }
+LOOM_OMP_API void GOMP_loop_end_nowait() {
+    end_doacross();
+    workshare_leave();
+}
 
 // True when the enclosing parallel region was cancelled (the caller then leaves it).
 LOOM_OMP_API bool GOMP_loop_end_cancel() {
     end_doacross();
+    workshare_leave();
     return cancel_barrier(current_task());
 }
 
 // ---- combined parallel loops (GOMP 4.0: with flags; 4.x _start forms without) -----------
-#define LOOM_GOMP_PARALLEL_LOOP(NAME, KIND, NONMONOTONIC)                                      \
+#define LOOM_GOMP_PARALLEL_LOOP(NAME, KIND)                                                    \
     LOOM_OMP_API void GOMP_parallel_loop_##NAME(body_fn fn, void* data, unsigned num_threads,   \
                                                 long start, long end, long incr, long chunk,    \
                                                 unsigned flags) {                               \
-        run_parallel_loop(fn, data, num_threads, start, end, incr, sched(KIND, chunk, NONMONOTONIC), \
+        run_parallel_loop(fn, data, num_threads, start, end, incr, sched(KIND, chunk), \
                       chunk, flags);                                                            \
     }
 #define LOOM_GOMP_PARALLEL_LOOP_RUNTIME(NAME)                                                  \
@@ -176,11 +179,11 @@ LOOM_OMP_API bool GOMP_loop_end_cancel() {
                                                 unsigned flags) {                               \
         run_parallel_loop(fn, data, num_threads, start, end, incr, sched(gfs_runtime, 0), 0, flags); \
     }
-LOOM_GOMP_PARALLEL_LOOP(static, gfs_static, false)
-LOOM_GOMP_PARALLEL_LOOP(dynamic, gfs_dynamic, false)
-LOOM_GOMP_PARALLEL_LOOP(guided, gfs_guided, false)
-LOOM_GOMP_PARALLEL_LOOP(nonmonotonic_dynamic, gfs_dynamic, true)
-LOOM_GOMP_PARALLEL_LOOP(nonmonotonic_guided, gfs_guided, true)
+LOOM_GOMP_PARALLEL_LOOP(static, gfs_static)
+LOOM_GOMP_PARALLEL_LOOP(dynamic, gfs_dynamic)
+LOOM_GOMP_PARALLEL_LOOP(guided, gfs_guided)
+LOOM_GOMP_PARALLEL_LOOP(nonmonotonic_dynamic, gfs_dynamic)
+LOOM_GOMP_PARALLEL_LOOP(nonmonotonic_guided, gfs_guided)
 LOOM_GOMP_PARALLEL_LOOP_RUNTIME(runtime)
 LOOM_GOMP_PARALLEL_LOOP_RUNTIME(nonmonotonic_runtime)
 LOOM_GOMP_PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime)

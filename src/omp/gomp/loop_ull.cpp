@@ -23,11 +23,11 @@ bool next_ordered(ull* istart, ull* iend) {
     return loop_next<ull>(istart, iend);
 }
 
-constexpr kmp_int32 sched(long kind, ull chunk, bool nonmonotonic = false) {
-    return kmpc_schedule(kind, false, static_cast<long>(chunk), nonmonotonic);
+constexpr kmp_int32 sched(long kind, ull chunk) {
+    return kmpc_schedule(kind, false, static_cast<long>(chunk));
 }
 constexpr kmp_int32 ordered(long kind, ull chunk) {
-    return kmpc_schedule(kind, true, static_cast<long>(chunk), false);
+    return kmpc_schedule(kind, true, static_cast<long>(chunk));
 }
 
 }  // namespace
@@ -39,10 +39,10 @@ using namespace loom::omp::gomp;
 
 // libgomp_g.h: bool GOMP_loop_ull_<kind>_start (bool up, ull start, ull end, ull incr,
 // [ull chunk_size,] ull *istart, ull *iend) and bool GOMP_loop_ull_<kind>_next (ull *, ull *).
-#define LOOM_GOMP_ULL_CHUNKED(NAME, KIND, NONMONOTONIC)                                        \
+#define LOOM_GOMP_ULL_CHUNKED(NAME, KIND)                                                      \
     LOOM_OMP_API bool GOMP_loop_ull_##NAME##_start(bool up, ull start, ull end, ull incr,       \
                                                    ull chunk, ull* istart, ull* iend) {         \
-        return start_loop(up, start, end, incr, sched(KIND, chunk, NONMONOTONIC), chunk, istart, \
+        return start_loop(up, start, end, incr, sched(KIND, chunk), chunk, istart, \
                           iend);                                                                \
     }                                                                                           \
     LOOM_OMP_API bool GOMP_loop_ull_##NAME##_next(ull* istart, ull* iend) {                     \
@@ -56,11 +56,11 @@ using namespace loom::omp::gomp;
     LOOM_OMP_API bool GOMP_loop_ull_##NAME##_next(ull* istart, ull* iend) {                     \
         return loop_next<ull>(istart, iend);                                                    \
     }
-LOOM_GOMP_ULL_CHUNKED(static, gfs_static, false)
-LOOM_GOMP_ULL_CHUNKED(dynamic, gfs_dynamic, false)
-LOOM_GOMP_ULL_CHUNKED(guided, gfs_guided, false)
-LOOM_GOMP_ULL_CHUNKED(nonmonotonic_dynamic, gfs_dynamic, true)
-LOOM_GOMP_ULL_CHUNKED(nonmonotonic_guided, gfs_guided, true)
+LOOM_GOMP_ULL_CHUNKED(static, gfs_static)
+LOOM_GOMP_ULL_CHUNKED(dynamic, gfs_dynamic)
+LOOM_GOMP_ULL_CHUNKED(guided, gfs_guided)
+LOOM_GOMP_ULL_CHUNKED(nonmonotonic_dynamic, gfs_dynamic)
+LOOM_GOMP_ULL_CHUNKED(nonmonotonic_guided, gfs_guided)
 LOOM_GOMP_ULL_RUNTIME(runtime)
 LOOM_GOMP_ULL_RUNTIME(nonmonotonic_runtime)
 LOOM_GOMP_ULL_RUNTIME(maybe_nonmonotonic_runtime)

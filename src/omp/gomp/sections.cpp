@@ -84,10 +84,14 @@ LOOM_OMP_API void GOMP_parallel_sections_start(body_fn fn, void* data, unsigned 
                 [](void* p) { delete static_cast<parallel_sections*>(p); });
 }
 
-LOOM_OMP_API void GOMP_sections_end() { team_barrier(current_task()); }
-LOOM_OMP_API void GOMP_sections_end_nowait() {}
+LOOM_OMP_API void GOMP_sections_end() {
+    workshare_leave();
+    team_barrier(current_task());
+}
+LOOM_OMP_API void GOMP_sections_end_nowait() { workshare_leave(); }
 
 // True when the enclosing parallel region was cancelled.
 LOOM_OMP_API bool GOMP_sections_end_cancel() {
+    workshare_leave();
     return cancel_barrier(current_task());
 }

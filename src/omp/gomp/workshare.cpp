@@ -3,15 +3,17 @@
 //
 // libgomp keeps both in the construct's work share; the member that creates it (the
 // first to arrive, work.c gomp_work_share_start) registers and allocates, the others
-// adopt. Here the first to arrive is the winner of a single construct (single.hpp: the
-// first member to reach the team's s-th single wins it), which every member enters for
-// the construct, so the team's single count stays in step.
+// adopt, and the last member to leave frees it (gomp_work_share_end*). Here the first
+// to arrive is the winner of a single construct (single.hpp: the first member to reach
+// the team's s-th single wins it), which every member enters for the construct, so the
+// team's single count stays in step and numbers the construct.
 #include <algorithm>
-#include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <unordered_map>
+#include <thread>
+#include <vector>
 
 #include "gomp/gomp_abi.hpp"
 #include "gomp/reductions.hpp"
@@ -22,43 +24,63 @@ namespace loom::omp::gomp {
 
 namespace {
 
-// A team's `mem` blocks, reused round-robin. Publishing a block takes a team barrier
-// (copyprivate), so when the first member of construct k rewrites block k % 4, every
-// member has left construct k - 1 and no one reads block (k - 4) % 4 any more.
-struct block {
-    void* p = nullptr;
-    std::size_t size = 0;
+// One construct's block. Constructs with `nowait` do not end together: a member may
+// be several constructs ahead of another (lastprivate-conditional-1.c runs four nowait
+// loops in a row), so each construct has its block until its last member leaves.
+struct mem_block {
+    const void* key;          // the team, or the thread in a team of one
+    std::uint32_t construct;  // the construct's number in the team
+    void* p;
+    int left;                 // members still to leave
 };
-constexpr std::size_t ring = 4;
 constexpr std::size_t block_align = 64;  // libgomp aligns to long long; a line is enough
 
 std::mutex g_blocks_mutex;
-// Keyed by the team (or, in a team of one, the thread); never destroyed: blocks are
-// handed out until the process ends.
-auto& g_blocks = *new std::unordered_map<const void*, std::array<block, ring>>;
+// Never destroyed: members may leave a construct while the process exits.
+auto& g_blocks = *new std::vector<mem_block>;
 
-void* zeroed_block(const void* key, std::size_t index, std::size_t size) {
-    std::lock_guard lk(g_blocks_mutex);
-    block& b = g_blocks[key][index % ring];
-    if (b.size < size || !b.p) {
-        std::free(b.p);
-        const std::size_t rounded = std::max<std::size_t>(block_align, (size + block_align - 1) /
-                                                                            block_align * block_align);
-        b.p = std::aligned_alloc(block_align, rounded);
-        b.size = rounded;
+void* zeroed(std::size_t size) {
+    const std::size_t rounded =
+        std::max<std::size_t>(block_align, (size + block_align - 1) / block_align * block_align);
+    void* p = std::aligned_alloc(block_align, rounded);
+    if (!p) {
+        std::fprintf(stderr, "loom: out of memory for a worksharing construct's %zu-byte block\n",
+                     size);
+        std::abort();
     }
-    std::memset(b.p, 0, size);
-    return b.p;
+    std::memset(p, 0, size);
+    return p;
+}
+
+void* published(const void* key, std::uint32_t construct) {
+    for (;;) {
+        {
+            std::lock_guard lk(g_blocks_mutex);
+            for (const mem_block& b : g_blocks)
+                if (b.key == key && b.construct == construct) return b.p;
+        }
+        std::this_thread::yield();
+    }
+}
+
+const void* block_key(implicit_task* it) {
+    return it->tm && it->nthreads > 1 ? static_cast<const void*>(it->tm)
+                                      : static_cast<const void*>(this_thread());
 }
 
 // loop.c GOMP_loop_start: *mem carries the size in and the shared storage out.
-void share_mem(bool first, void** mem) {
-    implicit_task* it = current_task();
-    const std::size_t size = reinterpret_cast<std::uintptr_t>(*mem);
-    const bool alone = !it->tm || it->nthreads == 1;
-    const void* key = alone ? static_cast<const void*>(this_thread()) : it->tm;
-    void* p = first ? zeroed_block(key, alone ? 0 : it->single_count, size) : nullptr;
-    *mem = alone ? p : copyprivate_pointer(it, p);
+void share_mem(implicit_task* it, bool first, std::uint32_t construct, void** mem) {
+    const void* key = block_key(it);
+    const int members = it->tm ? std::max(it->nthreads, 1) : 1;
+    if (first || members == 1) {
+        void* p = zeroed(reinterpret_cast<std::uintptr_t>(*mem));
+        std::lock_guard lk(g_blocks_mutex);
+        g_blocks.push_back(mem_block{key, construct, p, members});
+        *mem = p;
+    } else {
+        *mem = published(key, construct);
+    }
+    it->gomp_mem = *mem;
 }
 
 }  // namespace
@@ -68,8 +90,27 @@ void workshare_extras(std::uintptr_t* reductions, void** mem) {
     implicit_task* it = current_task();
     const bool first = single_begin(it);
     // single_begin counted the construct (in a team of more than one).
-    if (reductions) workshare_task_reduction_register(reductions, first, it->single_count - 1);
-    if (mem) share_mem(first, mem);
+    const std::uint32_t construct = it->single_count - 1;
+    if (reductions) workshare_task_reduction_register(reductions, first, construct);
+    if (mem) share_mem(it, first, construct, mem);
+}
+
+void workshare_leave() {
+    implicit_task* it = current_task();
+    void* const p = it->gomp_mem;
+    if (!p) return;
+    it->gomp_mem = nullptr;
+    bool last = false;
+    {
+        std::lock_guard lk(g_blocks_mutex);
+        const auto b = std::find_if(g_blocks.begin(), g_blocks.end(),
+                                    [p](const mem_block& m) { return m.p == p; });
+        if (b != g_blocks.end() && --b->left == 0) {
+            g_blocks.erase(b);
+            last = true;
+        }
+    }
+    if (last) std::free(p);
 }
 
 }  // namespace loom::omp::gomp

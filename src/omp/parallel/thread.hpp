@@ -74,6 +74,9 @@ struct implicit_task {
     task_icvs icv;
     std::uint32_t ws_count = 0;    // dynamic loops begun in the current region
     std::uint32_t single_count = 0;
+    // gcc's shared `mem` block of the worksharing construct the member is in, null
+    // when none (gomp/workshare.cpp).
+    void* gomp_mem = nullptr;
     int reduce_method = 0;
     loop_state loop;
     void* tasking = nullptr;       // explicit-task context (task.cpp), made on demand

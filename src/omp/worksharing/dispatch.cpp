@@ -67,6 +67,9 @@ int runtime_simd_kind(const sched_icv& r, std::int64_t& chunk) {
 
 void resolve(implicit_task* it, kmp_int32 schedule, std::int64_t chunk, loop_state& L) {
     bool nonmonotonic = (schedule & sch_modifier_nonmonotonic) != 0;
+    // schedule(monotonic: runtime), and every gcc loop (gomp_abi.hpp kmpc_schedule):
+    // the modifier wins over run-sched-var's.
+    const bool monotonic = (schedule & sch_modifier_monotonic) != 0;
     int s = schedule & ~(sch_modifier_monotonic | sch_modifier_nonmonotonic);
     if (s >= nm_lower && s < nm_upper) s -= nm_lower - sch_lower;
     L.ordered = false;
@@ -76,7 +79,7 @@ void resolve(implicit_task* it, kmp_int32 schedule, std::int64_t chunk, loop_sta
     }
     if (s == sch_runtime) {
         s = runtime_kind(it->icv.sched, chunk);
-        nonmonotonic = it->icv.sched.nonmonotonic;
+        nonmonotonic = it->icv.sched.nonmonotonic && !monotonic;
     }
     else if (s == sch_runtime_simd) s = runtime_simd_kind(it->icv.sched, chunk);
     switch (s) {
@@ -95,7 +98,7 @@ void resolve(implicit_task* it, kmp_int32 schedule, std::int64_t chunk, loop_sta
             L.kind = nonmonotonic && !L.ordered ? k_steal : k_dynamic;
             break;
         case sch_static_steal:
-            L.kind = L.ordered ? k_dynamic : k_steal;
+            L.kind = L.ordered || monotonic ? k_dynamic : k_steal;
             break;
         case sch_guided_simd:
             L.kind = k_guided_simd;
