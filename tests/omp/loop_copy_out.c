@@ -7,9 +7,10 @@
 // lastprivate(conditional) keeps the highest iteration seen in a block the runtime
 // shares per construct (GOMP_loop_start's mem); with nowait a member may be several
 // loops ahead of another, so a block reused or republished too early mixes the loops.
-// libomp 19 loses the linear copy-out of the nonmonotonic dynamic loop with clang's
-// code too (i = 8 in about one round of ten at 4 threads on 2 CPUs), so this runs on
-// loom and GNU libgomp.
+// clang learns that a member ran the last iteration from the `last` flag of the chunk
+// holding it, which a later chunk to the same member clears: libomp 19's static_steal
+// loses the linear copy-out that way (i = 8 in about one round of ten at 4 threads on
+// 2 CPUs), and so did loom's stealing shares; this runs on loom and GNU libgomp.
 // loom-test: runtimes loom libgomp
 // loom-test: threads 4
 // loom-test: compilers clang gcc

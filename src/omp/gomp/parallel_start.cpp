@@ -20,6 +20,7 @@
 
 #include "gomp/parallel_start.hpp"
 #include "loom/ext/scheduler.hpp"
+#include "parallel/thread.hpp"
 
 namespace loom::omp::gomp {
 
@@ -38,6 +39,8 @@ struct split_region {
     void* arg = nullptr;
     void (*cleanup)(void*) = nullptr;
     split_region* outer = nullptr;  // the region this thread started before (nesting)
+    std::uintptr_t outer_side_lo = 0;  // the thread's tied side stack before this one
+    std::uintptr_t outer_side_hi = 0;
 };
 
 // Regions started and not yet ended by this OS thread, innermost first. The caller's
@@ -104,6 +107,13 @@ void split_start(body_fn fn, void* data, unsigned num_threads, unsigned flags,
                 static_cast<unsigned>(bits & 0xffffffffu), static_cast<unsigned>(bits >> 32));
     r->outer = t_open;
     t_open = r;
+    // The fork on the side stack is the initial thread's own code (context_is_tied):
+    // it may grow the pool for its team and park its waits like the native context.
+    thread_state* th = this_thread();
+    r->outer_side_lo = th->side_lo;
+    r->outer_side_hi = th->side_hi;
+    th->side_lo = reinterpret_cast<std::uintptr_t>(r->stack);
+    th->side_hi = th->side_lo + r->mapped;
     swapcontext(&r->caller, &r->side);  // returns once the caller is member 0
     if (prologue) prologue(arg);
 }
@@ -113,6 +123,9 @@ void split_end() {
     if (!r) return;  // no region started: nothing to join
     t_open = r->outer;
     swapcontext(&r->caller, &r->side);  // member 0's share returns; the fork joins
+    thread_state* th = this_thread();
+    th->side_lo = r->outer_side_lo;
+    th->side_hi = r->outer_side_hi;
     munmap(r->stack, r->mapped);
     if (r->cleanup) r->cleanup(r->arg);
     delete r;

@@ -103,6 +103,10 @@ struct thread_state {
     bool in_member = false;         // a member task, submitted to this worker (tied)
     std::uintptr_t native_lo = 0;   // this OS thread's own stack [lo, hi): the slot-0
     std::uintptr_t native_hi = 0;   // thread's native context is tied to worker 0
+    // The stack GOMP_parallel_start forks on (gomp/parallel_start.cpp): it never leaves
+    // this thread either, so a context on it is as tied as the native one.
+    std::uintptr_t side_lo = 0;
+    std::uintptr_t side_hi = 0;
 };
 
 /// The calling thread's state, registering the thread on first use. Not inlined on

@@ -39,7 +39,9 @@ bool context_is_tied() noexcept {
     thread_state* th = this_thread();
     if (th->in_member) return true;
     const auto here = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
-    return here >= th->native_lo && here < th->native_hi && ext::current_worker() == 0;
+    const bool own_stack = (here >= th->native_lo && here < th->native_hi) ||
+                           (here >= th->side_lo && here < th->side_hi);
+    return own_stack && ext::current_worker() == 0;
 }
 
 void park_tied(ext::wait_slot& slot) noexcept {

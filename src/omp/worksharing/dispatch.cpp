@@ -273,7 +273,9 @@ bool next_chunk(implicit_task* it, std::uint64_t& begin, std::uint64_t& end) {
             return next_guided_simd(buffer_of(it->tm, L), trip, L.chunk, n, begin, end);
         case k_steal: {
             std::uint64_t c = 0;
-            if (!next_share(buffer_of(it->tm, L).ranges, tid, n, L.construct + 1, c)) return false;
+            if (!next_share(buffer_of(it->tm, L).ranges, tid, n, L.construct + 1,
+                            (trip + L.chunk - 1) / L.chunk, c))
+                return false;
             begin = c * L.chunk;
             end = std::min(begin + L.chunk, trip);
             return true;
