@@ -243,6 +243,7 @@ void workshare_task_reduction_register(std::uintptr_t* reductions, bool first,
     desc* old = visible_reductions(h);
     // task.c gomp_workshare_taskgroup_start: the construct is a taskgroup of its own.
     open_group(h);
+    current_group(h)->workshare = true;
     team* tm = h.rc->tm;
     const int n = omp_get_num_threads();
     if (first || !tm || n <= 1) {

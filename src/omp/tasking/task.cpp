@@ -289,7 +289,7 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
         for (ext::task* r = rec;;) {
             tgroup* g = rel_group(r);
             if (g) {
-                if (g->cancelled.load(std::memory_order_acquire)) run_body = false;
+                if (g->is_cancelled()) run_body = false;
                 break;
             }
             if (!parent_is_task(r)) break;

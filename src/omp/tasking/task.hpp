@@ -166,6 +166,16 @@ struct tgroup {
     red_set* red = nullptr;      // task reductions of this taskgroup
     int red_modifier = -1;       // reduction modifier: 0 parallel, 1 worksharing
     std::uintptr_t* gomp_red = nullptr;  // gcc's task-reduction descriptors (gomp/taskgroup.cpp)
+    // The taskgroup gcc's worksharing constructs with task reductions open: not a
+    // taskgroup of the program's, so `cancel taskgroup` inside it cancels the one
+    // around it and its tasks are cancelled with that one (libgomp task.c, workshare).
+    bool workshare = false;
+
+    /// Cancelled, directly or (a worksharing construct's group) through its parent.
+    bool is_cancelled() const noexcept {
+        if (cancelled.load(std::memory_order_acquire)) return true;
+        return workshare && parent && parent->cancelled.load(std::memory_order_acquire);
+    }
 };
 
 // ---- record access ---------------------------------------------------------------

@@ -33,6 +33,7 @@ int cancel_taskgroup(bool request) {
     here h = current_here();
     tgroup* g = binding_group(h);
     if (!g) return 0;
+    if (g->workshare && g->parent) g = g->parent;
     if (request) {
         g->cancelled.store(1, std::memory_order_release);
         return 1;
