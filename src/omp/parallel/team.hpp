@@ -94,6 +94,10 @@ struct team {
     alignas(64) std::atomic<std::uint32_t> single_count{0};
     void* copyprivate_data = nullptr;
     std::atomic<int> cancel_request{0};
+    // cancel_request as the last member to arrive at a cancellable barrier saw it: what
+    // every member of that barrier acts on (cancel.cpp), since a member that left the
+    // barrier first may already request the next construct's cancellation.
+    std::atomic<int> cancel_at_barrier{0};
 
     // ---- reductions ----------------------------------------------------------------------
     alignas(64) std::atomic<int> red_count{0};

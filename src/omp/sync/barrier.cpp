@@ -18,14 +18,15 @@ namespace {
 // One barrier episode; `leave()` (seq_cst loads only) lets a waiter go before the
 // episode completes. Returns false if it did: its arrival stays counted, which is fine
 // only because nobody may wait for this barrier any more (cancelled region, below).
-template <class Leave>
-bool barrier_episode(implicit_task* it, Leave leave) {
+template <class Leave, class Last = void (*)(team*)>
+bool barrier_episode(implicit_task* it, Leave leave, Last on_last = [](team*) {}) {
     if (g_task_hooks.drain) g_task_hooks.drain(it, false);
     team* t = it->tm;
     if (!t || t->nthreads == 1) return true;
     member_slot& me = t->slots[it->tid];
     const std::uint32_t e = t->bar_epoch.load(std::memory_order_acquire);
     if (t->bar_count.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        on_last(t);  // before the bump: the others read what it wrote once they pass
         t->bar_count.store(t->nthreads, std::memory_order_relaxed);
         t->bar_epoch.fetch_add(1, std::memory_order_seq_cst);
         for (int i = 0; i < t->nthreads; ++i)
@@ -50,9 +51,12 @@ void team_barrier(implicit_task* it) {
 
 bool team_barrier_unless_cancelled(implicit_task* it) {
     team* t = it->tm;
-    return barrier_episode(it, [t] {
-        return t->cancel_request.load(std::memory_order_seq_cst) == cancel_parallel;
-    });
+    return barrier_episode(
+        it, [t] { return t->cancel_request.load(std::memory_order_seq_cst) == cancel_parallel; },
+        [](team* last) {
+            last->cancel_at_barrier.store(last->cancel_request.load(std::memory_order_acquire),
+                                          std::memory_order_relaxed);
+        });
 }
 
 std::uint32_t gather(implicit_task* it) {

@@ -12,7 +12,9 @@ void team_barrier(implicit_task* it);
 /// team_barrier that also ends when the team's parallel region is cancelled: false if
 /// the member left because of that (the others then leave too, as they reach a
 /// cancellation point: nobody waits for the arrivals missing). The canceller wakes the
-/// waiters (request_cancel). Only for barriers that are cancellation points.
+/// waiters (request_cancel). Only for barriers that are cancellation points. A member
+/// that passed reads the team's cancel_at_barrier: the cancellation request at the
+/// moment the last member arrived.
 bool team_barrier_unless_cancelled(implicit_task* it);
 
 /// Gather: members other than 0 arrive and return the release epoch to wait for;

@@ -63,15 +63,25 @@ bool cancel_barrier(implicit_task* it) {
     // arriving: a member that left earlier (the canceller, with gcc's code) never will.
     if (t->cancel_request.load(std::memory_order_acquire) == cancel_parallel) return true;
     if (!team_barrier_unless_cancelled(it)) return true;
-    int r = t->cancel_request.load(std::memory_order_acquire);
-    if (r == cancel_parallel) return true;
+    // The request as the barrier completed, the same for every member: the live word
+    // may already hold the next construct's request from a member that left the
+    // barrier first (gcc's loops end with GOMP_barrier; read live, a slow member took a
+    // later loop's `cancel for` for this one's, and its extra barriers paired with the
+    // next construct's: libgomp cancel-for-2.c lost a member's chunk of a later loop).
+    const int r = t->cancel_at_barrier.load(std::memory_order_acquire);
+    if (r == cancel_parallel || t->cancel_request.load(std::memory_order_acquire) == cancel_parallel)
+        return true;
     if (r == cancel_loop || r == cancel_sections) {
-        team_barrier(it);  // everybody has read the request
-        // A CAS: a request to cancel the region (from a task running in the barrier)
-        // must not be wiped.
-        if (it->tid == 0)
-            t->cancel_request.compare_exchange_strong(r, cancel_noreq, std::memory_order_acq_rel);
-        team_barrier(it);
+        // Nobody starts the next construct before every member is here; then member 0
+        // ends this construct's cancellation. A CAS: a request to cancel the region
+        // (from a task running in the barrier) must not be wiped.
+        if (!team_barrier_unless_cancelled(it)) return true;
+        if (it->tid == 0) {
+            int expected = r;
+            t->cancel_request.compare_exchange_strong(expected, cancel_noreq,
+                                                      std::memory_order_acq_rel);
+        }
+        if (!team_barrier_unless_cancelled(it)) return true;
     }
     return false;
 }
