@@ -93,6 +93,16 @@ public:
     /// After arming a deadline earlier than any before: the watcher (or, with none, a
     /// sleeping worker that will become it) must shorten its sleep.
     void deadline_armed() noexcept;
+    /// Called by a worker about to run a task: if timers are pending, nobody watches
+    /// them and workers sleep, one of them is woken to become the watcher (the last
+    /// watcher may be this worker, leaving for a long task). Seq-cst loads: a sleeper
+    /// that failed to claim the watch read the claim before its release, so its
+    /// sleepers increment precedes both in the total order and is seen here.
+    void keep_timers_watched() noexcept {
+        if (timers.earliest() != timer_heap::none && timer_watcher.load(std::memory_order_seq_cst) < 0 &&
+            sleepers.load(std::memory_order_seq_cst) > 0)
+            wake_one();
+    }
 
     std::atomic<bool> abandoned{false};  // exit gave up on the work in flight
     /// Where a worker waits once `abandoned`: until the process ends.

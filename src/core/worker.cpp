@@ -152,7 +152,10 @@ ext::task* worker::find_work() noexcept {
             // read destroyed globals) and do not leave either — a thread that ended now
             // would run its thread-exit destructors beside the program's static ones.
             if (owner.abandoned.load(std::memory_order_acquire)) owner.hold_forever();
-            if (ext::task* t = try_get()) return t;
+            if (ext::task* t = try_get()) {
+                owner.keep_timers_watched();
+                return t;
+            }
             // Not only before sleeping: with a long spin budget (KMP_BLOCKTIME=1000 gives
             // 1 s) the drain at exit or pause would wait that long for its last check.
             if (owner.drain_pending()) owner.check_drained();

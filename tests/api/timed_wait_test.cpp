@@ -372,4 +372,36 @@ TEST(TimedWait, OnlyWorkerWaitsAndTimesOut) {
     p.set_value();
 }
 
+// Every other worker runs a task that ends only once the timed waiter has returned:
+// the worker left idle (whichever it is, whether it watched the timers before or not)
+// must wake the waiter at its deadline. Spinners give up after `hang` and say so.
+TEST(TimedWait, DeadlineServedWhileOtherWorkersRunLongTasks) {
+    for (int round = 0; round < 5; ++round) {
+        loom::promise<void> never;
+        auto f = never.get_future();
+        std::atomic<bool> returned{false};
+        auto waiter = loom::async([&] {
+            const auto s = f.wait_for(5ms);
+            returned = true;
+            return s;
+        });
+        loom_test::spin_for_us(1000);  // the waiter parks, idle workers sleep
+        const unsigned spinners = loom::num_threads() - 1;
+        std::atomic<unsigned> gave_up{0};
+        loom::latch spun(spinners);
+        for (unsigned i = 0; i < spinners; ++i) {
+            loom::post([&] {
+                const auto end = steady::now() + hang;
+                while (!returned.load() && steady::now() < end) std::this_thread::yield();
+                if (!returned.load()) ++gave_up;
+                spun.count_down();
+            });
+        }
+        EXPECT_EQ(waiter.get(), future_status::timeout);
+        spun.wait();
+        EXPECT_EQ(gave_up.load(), 0u) << "round " << round;
+        never.set_value();
+    }
+}
+
 }  // namespace
