@@ -92,6 +92,38 @@ TEST(TimedWait, FutureReadyBeforeTheDeadline) {
     });
 }
 
+// The notification comes just before the deadline. Whenever the notifier finished
+// before the deadline (it reads the clock after notifying), the wait must report it:
+// the timer could only have fired later. Rounds where the notifier was late (a loaded
+// machine) may end either way and are only counted.
+TEST(TimedWait, NotifiedJustBeforeTheDeadline) {
+    int late = 0;
+    for (int round = 0; round < 20; ++round) {
+        loom::promise<void> p;
+        auto f = p.get_future();
+        loom::counting_semaphore<1> s(0);
+        const auto deadline = steady::now() + 20ms;
+        std::atomic<bool> in_time{false};
+        auto notifier = loom::async([&] {
+            while (steady::now() < deadline - 2ms) {
+            }
+            p.set_value();
+            s.release();
+            in_time = steady::now() < deadline;
+        });
+        const auto status = f.wait_until(deadline);
+        const bool got = s.try_acquire_until(deadline);
+        notifier.get();
+        if (!in_time.load()) {
+            ++late;
+            continue;
+        }
+        EXPECT_EQ(status, future_status::ready) << "round " << round;
+        EXPECT_TRUE(got) << "round " << round;
+    }
+    RecordProperty("late_rounds", late);
+}
+
 TEST(TimedWait, FutureUntilOtherClocks) {
     everywhere([] {
         loom::promise<void> p;
