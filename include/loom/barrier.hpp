@@ -1,9 +1,11 @@
 // loom::barrier: std::barrier for tasks (phases, arrival tokens, a completion function
-// run by the last arriving participant before anyone is released, arrive_and_drop).
+// run by the last arriving participant before anyone is released, arrive_and_drop),
+// plus timed waits for a phase: wait_for(token, d) / wait_until(token, t).
 // Waiting parks a task and blocks a thread outside the pool. Protocol: the comment
 // above barrier_base in src/api/sync.cpp.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -11,6 +13,7 @@
 #include <utility>
 
 #include "loom/detail/config.hpp"
+#include "loom/detail/deadline.hpp"
 #include "loom/detail/spinlock.hpp"
 #include "loom/detail/wait_queue.hpp"
 #include "loom/ext/export.hpp"
@@ -40,6 +43,17 @@ public:
 
     [[nodiscard]] arrival_token arrive(std::ptrdiff_t n = 1) noexcept { return arrive_impl(n, false); }
     void wait(arrival_token&& t) const noexcept;
+    /// Waits for the phase of `t` to complete, at most until `d` has passed (steady_clock):
+    /// true if it completed. The token stays usable, so a timed-out wait can be repeated.
+    template <class Rep, class Period>
+    bool wait_for(const arrival_token& t, const std::chrono::duration<Rep, Period>& d) const {
+        return wait_steady(t, deadline_after(d));
+    }
+    /// As wait_for, until `tp` has passed on its clock.
+    template <class Clock, class Duration>
+    bool wait_until(const arrival_token& t, const std::chrono::time_point<Clock, Duration>& tp) const {
+        return wait_until_clock(tp, [this, &t](steady_time due) { return wait_steady(t, due); });
+    }
     void arrive_and_wait() noexcept { wait(arrive_impl(1, false)); }
     void arrive_and_drop() noexcept { (void)arrive_impl(1, true); }
 
@@ -51,6 +65,7 @@ protected:
 
 private:
     arrival_token arrive_impl(std::ptrdiff_t n, bool drop) noexcept;
+    bool wait_steady(const arrival_token& t, steady_time deadline) const noexcept;
 
     mutable spinlock guard_;
     std::ptrdiff_t expected_;   // participants of the next phase (guarded)

@@ -1,8 +1,10 @@
 // loom::channel<T>: a FIFO between tasks, bounded or unbounded, that can be closed.
 // send() waits while a bounded channel is full; receive() waits while it is empty and
-// open. Waiting parks a task (blocks a thread outside the pool).
+// open (receive_for / receive_until: at most until a deadline). Waiting parks a task
+// (blocks a thread outside the pool).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <deque>
 #include <mutex>
@@ -47,6 +49,19 @@ public:
     std::optional<T> receive() {
         std::unique_lock lk(m_);
         not_empty_.wait(lk, [&] { return closed_ || !q_.empty(); });
+        return take(lk);
+    }
+    /// receive() that gives up once `d` has passed (steady_clock). nullopt: no value
+    /// came in time, or the channel is closed and drained (is_closed() tells which).
+    template <class Rep, class Period>
+    std::optional<T> receive_for(const std::chrono::duration<Rep, Period>& d) {
+        return receive_until(detail::deadline_after(d));
+    }
+    /// As receive_for, until `t` has passed on its clock.
+    template <class Clock, class Duration>
+    std::optional<T> receive_until(const std::chrono::time_point<Clock, Duration>& t) {
+        std::unique_lock lk(m_);
+        if (!not_empty_.wait_until(lk, t, [&] { return closed_ || !q_.empty(); })) return std::nullopt;
         return take(lk);
     }
     std::optional<T> try_receive() {

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "loom/detail/deadline.hpp"
 #include "loom/detail/shared_state.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "loom/ext/task.hpp"
@@ -30,21 +31,13 @@ struct launch {
 
 namespace detail {
 
-// Polls until `st` is ready or `deadline` passes (the scheduler offers no timed
-// park): yields inside the pool, sleeps with a short back-off outside.
+// Parks the calling task (blocks a thread outside the pool) until `st` is ready or
+// `deadline` passes on its clock (detail/deadline.hpp).
 template <class Clock, class Duration>
 future_status wait_until_ready(state_base* st, const std::chrono::time_point<Clock, Duration>& deadline) {
-    auto pause = std::chrono::microseconds(1);
-    while (!st->is_ready()) {
-        if (Clock::now() >= deadline) return future_status::timeout;
-        if (ext::current_worker() >= 0) {
-            ext::yield();
-        } else {
-            std::this_thread::sleep_for(pause);
-            if (pause < std::chrono::microseconds(1000)) pause *= 2;
-        }
-    }
-    return future_status::ready;
+    const bool ready = st->is_ready() ||
+                       wait_until_clock(deadline, [st](steady_time due) { return st->wait_until(due); });
+    return ready ? future_status::ready : future_status::timeout;
 }
 
 template <class Fut, class F>
@@ -89,7 +82,7 @@ public:
     }
     template <class Rep, class Period>
     future_status wait_for(const std::chrono::duration<Rep, Period>& d) const {
-        return wait_until(std::chrono::steady_clock::now() + d);
+        return wait_until(detail::deadline_after(d));
     }
     template <class Clock, class Duration>
     future_status wait_until(const std::chrono::time_point<Clock, Duration>& t) const {
@@ -196,7 +189,7 @@ public:
     }
     template <class Rep, class Period>
     future_status wait_for(const std::chrono::duration<Rep, Period>& d) const {
-        return wait_until(std::chrono::steady_clock::now() + d);
+        return wait_until(detail::deadline_after(d));
     }
     template <class Clock, class Duration>
     future_status wait_until(const std::chrono::time_point<Clock, Duration>& t) const {

@@ -1,13 +1,16 @@
-// loom::latch: std::latch for tasks. A waiting task is parked (its worker runs other
+// loom::latch: std::latch for tasks, plus timed waits (wait_for / wait_until, true
+// once the counter reached zero). A waiting task is parked (its worker runs other
 // work); a thread outside the pool blocks. Built on the lock-free one-shot event of
 // the futures (detail/event.hpp).
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <limits>
 
 #include "loom/detail/config.hpp"
+#include "loom/detail/deadline.hpp"
 #include "loom/detail/event.hpp"
 
 namespace loom {
@@ -34,6 +37,18 @@ public:
     [[nodiscard]] bool try_wait() const noexcept { return done_.is_set(); }
     void wait() const noexcept {
         if (!done_.is_set()) done_.wait();
+    }
+    /// Waits until the counter reaches zero, at most until `d` has passed
+    /// (steady_clock): true if it did. A zero or negative `d` is try_wait().
+    template <class Rep, class Period>
+    bool wait_for(const std::chrono::duration<Rep, Period>& d) const {
+        return done_.is_set() || done_.wait_until(detail::deadline_after(d));
+    }
+    /// As wait_for, until `t` has passed on its clock.
+    template <class Clock, class Duration>
+    bool wait_until(const std::chrono::time_point<Clock, Duration>& t) const {
+        return done_.is_set() ||
+               detail::wait_until_clock(t, [this](detail::steady_time due) { return done_.wait_until(due); });
     }
     void arrive_and_wait(std::ptrdiff_t n = 1) noexcept {
         count_down(n);

@@ -1,14 +1,17 @@
-// loom::counting_semaphore / binary_semaphore: std semantics; acquire() parks a task
-// (blocks a thread outside the pool). Units released while tasks wait are handed to
-// them directly in FIFO order. Protocol: the comment in src/api/sync.cpp.
+// loom::counting_semaphore / binary_semaphore: std semantics, try_acquire_for and
+// try_acquire_until included; acquire() parks a task (blocks a thread outside the
+// pool). Units released while tasks wait are handed to them directly in FIFO order.
+// Protocol: the comment in src/api/sync.cpp.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 
 #include "loom/detail/config.hpp"
+#include "loom/detail/deadline.hpp"
 #include "loom/detail/wait_queue.hpp"
 #include "loom/ext/export.hpp"
 
@@ -45,6 +48,18 @@ public:
         }
         return false;
     }
+    /// Acquires a unit if one comes before `d` has passed (steady_clock); a zero or
+    /// negative `d` only tries.
+    template <class Rep, class Period>
+    bool try_acquire_for(const std::chrono::duration<Rep, Period>& d) {
+        return try_acquire() || acquire_slow_until(deadline_after(d));
+    }
+    /// Acquires a unit if one comes before `t` has passed on its clock.
+    template <class Clock, class Duration>
+    bool try_acquire_until(const std::chrono::time_point<Clock, Duration>& t) {
+        return try_acquire() ||
+               wait_until_clock(t, [this](steady_time due) { return try_acquire() || acquire_slow_until(due); });
+    }
 
 protected:
     ~semaphore_base() = default;
@@ -57,7 +72,9 @@ private:
     static constexpr unsigned count_shift = 2;
 
     void acquire_slow() noexcept;
+    bool acquire_slow_until(steady_time deadline) noexcept;
     void release_slow(std::ptrdiff_t update) noexcept;
+    std::uint64_t take_guard() noexcept;
 
     std::atomic<std::uint64_t> word_;
     wait_queue queue_;  // guarded by guard_bit

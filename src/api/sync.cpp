@@ -1,6 +1,8 @@
-// The slow paths of loom::mutex, condition_variable, counting_semaphore and barrier.
-// The memory-ordering argument of each protocol is in the comment above its code.
+// The slow paths of loom::mutex, condition_variable, counting_semaphore and barrier,
+// their timed variants included. The memory-ordering argument of each protocol is in
+// the comment above its code; the withdrawal of a timed-out waiter in wait_queue.hpp.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <thread>
 
@@ -68,6 +70,65 @@ void mutex::lock_slow() noexcept {
     }
 }
 
+// Timed: as lock_slow until the deadline passes; then the waiter takes the guard and
+// leaves the queue. If it is no longer queued, unlock_slow has popped it and handed it
+// the mutex (its notify is on the way): it collects the notification and owns the lock.
+bool mutex::lock_slow_until(detail::steady_time deadline) noexcept {
+    if (std::chrono::steady_clock::now() >= deadline) return false;  // try_lock failed already
+    for (unsigned i = 0; i < lock_spin; ++i) {
+        if (word_.load(std::memory_order_relaxed) == 0 && try_lock()) return true;
+        detail::cpu_relax();
+    }
+    detail::wait_node me;
+    unsigned spins = 0;
+    for (;;) {
+        std::uint32_t w = word_.load(std::memory_order_relaxed);
+        if (w == 0) {
+            if (word_.compare_exchange_weak(w, locked_bit, std::memory_order_acquire,
+                                            std::memory_order_relaxed)) {
+                return true;
+            }
+            continue;
+        }
+        if ((w & guard_bit) != 0) {
+            backoff(spins);
+            continue;
+        }
+        if (!word_.compare_exchange_weak(w, w | guard_bit, std::memory_order_acquire,
+                                         std::memory_order_relaxed)) {
+            continue;
+        }
+        queue_.push(&me);
+        word_.store(locked_bit | waiters_bit, std::memory_order_release);
+        if (me.slot.wait_until(deadline)) return true;  // handed over by unlock_slow
+        w = take_guard();
+        if (queue_.remove(&me)) {
+            word_.store(locked_bit | (queue_.empty() ? 0 : waiters_bit), std::memory_order_release);
+            return false;
+        }
+        word_.store(w, std::memory_order_release);
+        me.slot.wait();
+        return true;
+    }
+}
+
+// Only while a waiter of ours is queued or was handed the mutex: locked_bit is set, so
+// the guard can be taken.
+std::uint32_t mutex::take_guard() noexcept {
+    unsigned spins = 0;
+    for (;;) {
+        std::uint32_t w = word_.load(std::memory_order_relaxed);
+        if ((w & guard_bit) != 0) {
+            backoff(spins);
+            continue;
+        }
+        if (word_.compare_exchange_weak(w, w | guard_bit, std::memory_order_acquire,
+                                        std::memory_order_relaxed)) {
+            return w;
+        }
+    }
+}
+
 void mutex::unlock_slow() noexcept {
     unsigned spins = 0;
     for (;;) {
@@ -99,6 +160,16 @@ void mutex::unlock_slow() noexcept {
 void condition_variable::enqueue(detail::wait_node* n) noexcept {
     std::lock_guard g(guard_);
     queue_.push(n);
+}
+
+bool condition_variable::withdraw(detail::wait_node* n) noexcept {
+    bool removed = false;
+    {
+        std::lock_guard g(guard_);
+        removed = queue_.remove(n);
+    }
+    if (!removed) n->slot.wait();  // a notify took it: collect the notification
+    return removed;
 }
 
 void condition_variable::notify_one() noexcept {
@@ -158,6 +229,63 @@ void semaphore_base::acquire_slow() noexcept {
         word_.store(waiters_bit, std::memory_order_release);  // count is 0
         me.slot.wait();  // returns with a unit handed over by release_slow
         return;
+    }
+}
+
+// Timed: as acquire_slow until the deadline passes; then the waiter takes the guard and
+// leaves the queue. If it is no longer queued, release_slow has handed it a unit (its
+// notify is on the way): it collects the notification and keeps the unit.
+bool semaphore_base::acquire_slow_until(steady_time deadline) noexcept {
+    if (std::chrono::steady_clock::now() >= deadline) return false;  // try_acquire failed already
+    for (unsigned i = 0; i < lock_spin; ++i) {
+        if (try_acquire()) return true;
+        cpu_relax();
+    }
+    wait_node me;
+    unsigned spins = 0;
+    for (;;) {
+        std::uint64_t w = word_.load(std::memory_order_relaxed);
+        if ((w >> count_shift) > 0) {
+            if (word_.compare_exchange_weak(w, w - (std::uint64_t{1} << count_shift),
+                                            std::memory_order_acquire, std::memory_order_relaxed)) {
+                return true;
+            }
+            continue;
+        }
+        if ((w & guard_bit) != 0) {
+            backoff(spins);
+            continue;
+        }
+        if (!word_.compare_exchange_weak(w, w | guard_bit, std::memory_order_acquire,
+                                         std::memory_order_relaxed)) {
+            continue;
+        }
+        queue_.push(&me);
+        word_.store(waiters_bit, std::memory_order_release);  // count is 0
+        if (me.slot.wait_until(deadline)) return true;  // a unit handed over by release_slow
+        w = take_guard();
+        if (queue_.remove(&me)) {
+            word_.store((w & ~waiters_bit) | (queue_.empty() ? 0 : waiters_bit), std::memory_order_release);
+            return false;
+        }
+        word_.store(w, std::memory_order_release);
+        me.slot.wait();
+        return true;
+    }
+}
+
+std::uint64_t semaphore_base::take_guard() noexcept {
+    unsigned spins = 0;
+    for (;;) {
+        std::uint64_t w = word_.load(std::memory_order_relaxed);
+        if ((w & guard_bit) != 0) {
+            backoff(spins);
+            continue;
+        }
+        if (word_.compare_exchange_weak(w, w | guard_bit, std::memory_order_acquire,
+                                        std::memory_order_relaxed)) {
+            return w;
+        }
     }
 }
 
@@ -223,6 +351,26 @@ barrier_base::arrival_token barrier_base::arrive_impl(std::ptrdiff_t n, bool dro
     guard_.unlock();
     notify_list(list);
     return arrival_token(phase);
+}
+
+// Timed: a waiter whose deadline passed leaves the queue under the guard; if the last
+// arrival has taken the queue already, the phase is over and its notify is on the way.
+bool barrier_base::wait_steady(const arrival_token& t, steady_time deadline) const noexcept {
+    wait_node me;
+    guard_.lock();
+    if (phase_ != t.phase_) {
+        guard_.unlock();
+        return true;
+    }
+    queue_.push(&me);
+    guard_.unlock();
+    if (me.slot.wait_until(deadline)) return true;
+    guard_.lock();
+    const bool removed = queue_.remove(&me);
+    guard_.unlock();
+    if (removed) return false;
+    me.slot.wait();
+    return true;
 }
 
 void barrier_base::wait(arrival_token&& t) const noexcept {

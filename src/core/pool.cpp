@@ -186,6 +186,31 @@ void pool::wake(worker& w) noexcept {
         futex_wake(&w.sleep_word, 1);
 }
 
+// Store-load fence between the new earliest deadline (stored by arm) and the read of
+// the watcher, against the watcher's claim, fence and read of the deadline in
+// worker::sleep: either the watcher sees the new deadline or we see the watcher and
+// wake it (timers.md). No watcher: a sleeper woken here becomes one when it sleeps again.
+void pool::deadline_armed() noexcept {
+    full_fence();
+    const int w = timer_watcher.load(std::memory_order_relaxed);
+    if (w >= 0) {
+        wake(*workers_[static_cast<unsigned>(w)]);
+    } else {
+        wake_one();
+    }
+}
+
+// The waiters are resumed after the heap's lock is released: once resumed, a waiter may
+// run at once on another worker and free its entry, so each link is read first.
+void pool::expire_timers(std::int64_t now) noexcept {
+    timer_entry* e = timers.take_due(now);
+    while (e != nullptr) {
+        timer_entry* next = e->next_fired;
+        make_runnable(e->ctx);
+        e = next;
+    }
+}
+
 // Completions are summed before submissions: every counted completion belongs to a
 // submission that happened before it, so equal sums mean nothing is left in flight.
 bool pool::quiescent() const noexcept {

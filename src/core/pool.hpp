@@ -14,6 +14,7 @@
 #include "injection_queue.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "stack_guard.hpp"
+#include "timer_heap.hpp"
 #include "topology.hpp"
 #include "worker.hpp"
 
@@ -78,6 +79,31 @@ public:
     alignas(64) std::atomic<unsigned> sleepers{0};
     alignas(64) std::atomic<long> high_pending{0};  // high-priority tasks queued anywhere
     std::atomic<bool> stopping{false};
+
+    // ---- deadlines of parked timed waits (docs/protocols/timers.md)
+    timer_heap timers;
+    /// The sleeping worker that wakes for the earliest deadline (-1: none). Claimed by
+    /// a worker going to sleep, given up when it wakes.
+    alignas(64) std::atomic<int> timer_watcher{-1};
+    /// Resumes the waiters whose deadline has passed at `now` (steady nanoseconds).
+    /// Cheap while no timer is pending: one relaxed load.
+    void serve_timers(std::int64_t now) noexcept {
+        if (timers.earliest() <= now) expire_timers(now);
+    }
+    /// After arming a deadline earlier than any before: the watcher (or, with none, a
+    /// sleeping worker that will become it) must shorten its sleep.
+    void deadline_armed() noexcept;
+    /// Called by a worker about to run a task: if timers are pending, nobody watches
+    /// them and workers sleep, one of them is woken to become the watcher (the last
+    /// watcher may be this worker, leaving for a long task). Seq-cst loads: a sleeper
+    /// that failed to claim the watch read the claim before its release, so its
+    /// sleepers increment precedes both in the total order and is seen here.
+    void keep_timers_watched() noexcept {
+        if (timers.earliest() != timer_heap::none && timer_watcher.load(std::memory_order_seq_cst) < 0 &&
+            sleepers.load(std::memory_order_seq_cst) > 0)
+            wake_one();
+    }
+
     std::atomic<bool> abandoned{false};  // exit gave up on the work in flight
     /// Where a worker waits once `abandoned`: until the process ends.
     [[noreturn]] static void hold_forever() noexcept;
@@ -111,6 +137,7 @@ public:
 
 private:
     [[nodiscard]] bool quiescent() const noexcept;
+    void expire_timers(std::int64_t now) noexcept;
     using victim_table = std::vector<std::vector<unsigned>>;
     /// Creates workers from size() up to `n`, each with its first fiber and (but the
     /// adopted slot 0) its thread; stops at the first refusal, said once.

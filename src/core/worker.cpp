@@ -101,18 +101,44 @@ bool worker::anything_visible() noexcept {
     return false;
 }
 
+// One sleeping worker at a time watches the timers: it sleeps no longer than the
+// earliest deadline, the others until woken. The claim comes before the fence and the
+// deadline is read after it (timers.md: pool::deadline_armed is the other half).
 void worker::sleep() noexcept {
     sleep_word.store(1, std::memory_order_seq_cst);
     owner.sleepers.fetch_add(1, std::memory_order_seq_cst);
+    int unclaimed = -1;
+    const int me = static_cast<int>(index);
+    const bool watching = owner.timer_watcher.compare_exchange_strong(unclaimed, me, std::memory_order_seq_cst);
     full_fence();
-    if (anything_visible() || (owner.stopping.load(std::memory_order_seq_cst) && !owner.is_adopted(*this))) {
+    const std::int64_t due = watching ? owner.timers.earliest() : timer_heap::none;
+    if (anything_visible() || (owner.stopping.load(std::memory_order_seq_cst) && !owner.is_adopted(*this)) ||
+        (due != timer_heap::none && due <= steady_now_ns())) {
         sleep_word.store(0, std::memory_order_relaxed);
     } else {
         owner.check_drained();
         counters.sleeps.add();
-        while (sleep_word.load(std::memory_order_acquire) == 1) futex_wait(&sleep_word, 1);
+        sleep_until(due);
     }
+    if (watching) owner.timer_watcher.store(-1, std::memory_order_seq_cst);
     owner.sleepers.fetch_sub(1, std::memory_order_relaxed);
+}
+
+// Until a waker swaps sleep_word to 0, or `due` (steady nanoseconds) passes.
+void worker::sleep_until(std::int64_t due) noexcept {
+    while (sleep_word.load(std::memory_order_acquire) == 1) {
+        if (due == timer_heap::none) {
+            futex_wait(&sleep_word, 1);
+            continue;
+        }
+        const std::int64_t left = due - steady_now_ns();
+        if (left <= 0) {
+            // Woken by the deadline, not by a waker: leave as a woken worker would.
+            sleep_word.store(0, std::memory_order_relaxed);
+            return;
+        }
+        futex_wait_for(&sleep_word, 1, static_cast<long>(left));
+    }
 }
 
 ext::task* worker::find_work() noexcept {
@@ -120,12 +146,16 @@ ext::task* worker::find_work() noexcept {
     const auto budget = std::chrono::microseconds(owner.cfg.spin_us);
     for (;;) {
         auto start = clock::now();
+        owner.serve_timers(steady_ns(start));
         for (unsigned round = 0;; ++round) {
             // Exit gave up on the work in flight: start nothing more (queued tasks could
             // read destroyed globals) and do not leave either — a thread that ended now
             // would run its thread-exit destructors beside the program's static ones.
             if (owner.abandoned.load(std::memory_order_acquire)) owner.hold_forever();
-            if (ext::task* t = try_get()) return t;
+            if (ext::task* t = try_get()) {
+                owner.keep_timers_watched();
+                return t;
+            }
             // Not only before sleeping: with a long spin budget (KMP_BLOCKTIME=1000 gives
             // 1 s) the drain at exit or pause would wait that long for its last check.
             if (owner.drain_pending()) owner.check_drained();
@@ -138,7 +168,9 @@ ext::task* worker::find_work() noexcept {
             else
                 for (int i = 0; i < 32; ++i) cpu_relax();
             if (give_up || (round & 15) == 15) {
-                if (clock::now() - start >= budget) break;
+                const auto now = clock::now();
+                owner.serve_timers(steady_ns(now));
+                if (now - start >= budget) break;
                 if ((round & 255) == 255) sched_yield();
             }
         }

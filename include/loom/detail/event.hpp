@@ -10,9 +10,17 @@
 // others are being added, and there is no ABA. Whatever the setter wrote before set()
 // happens-before every entry runs (release CAS by the adder, acq_rel exchange by the
 // setter), and whatever an adder wrote before add() is visible to the setter.
+//
+// A timed waiter whose deadline passes takes its entry out again (remove): it sets
+// guard_bit in the head with a CAS (acquire: it reads the links the adders released),
+// unlinks its entry and stores the head back without the bit (release: set() reads the
+// new links). While the bit is set nobody else changes the head: adders and set() CAS
+// only from values without it and wait for it to clear. Once set() has taken the list,
+// remove() sees set_mark and the waiter knows its entry will fire.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 
 #include "loom/ext/scheduler.hpp"
@@ -39,6 +47,7 @@ class event {
 public:
     static constexpr std::uintptr_t set_mark = 1;
     static constexpr std::uintptr_t task_tag = 2;
+    static constexpr std::uintptr_t guard_bit = 4;  // entries are 8-byte aligned
 
     [[nodiscard]] bool is_set() const noexcept {
         return head_.load(std::memory_order_acquire) == set_mark;
@@ -59,6 +68,12 @@ public:
     /// Returns once the event is set (parks the calling task, or blocks a thread
     /// outside the pool).
     LOOM_EXPORT void wait() noexcept;
+    /// As wait(), but gives up once `deadline` has passed: true if the event is set.
+    LOOM_EXPORT bool wait_until(std::chrono::steady_clock::time_point deadline) noexcept;
+
+    /// Unlinks `n` (registered by add()) unless set() has taken it; false if it has:
+    /// then its fire() runs or has run.
+    LOOM_EXPORT bool remove(callback_node* n) noexcept;
 
 private:
     // Pushes `entry`, storing the previous head in the entry's link before the
@@ -68,6 +83,10 @@ private:
         std::uintptr_t old = head_.load(std::memory_order_acquire);
         for (;;) {
             if (old == set_mark) return false;
+            if ((old & guard_bit) != 0) {
+                old = wait_unguarded();
+                continue;
+            }
             if (entry & task_tag) {
                 reinterpret_cast<ext::task*>(entry & ~task_tag)->next = reinterpret_cast<ext::task*>(old);
             } else {
@@ -79,6 +98,9 @@ private:
             }
         }
     }
+
+    /// Waits until no remove() holds the list; returns the head then (acquire).
+    LOOM_EXPORT std::uintptr_t wait_unguarded() const noexcept;
 
     std::atomic<std::uintptr_t> head_{0};
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <future>
@@ -72,6 +73,8 @@ public:
     /// Returns once the state is ready. A result still queued on top of this worker's
     /// deque (the task that produces it) runs inline first.
     LOOM_EXPORT void wait() noexcept;
+    /// As wait(), but gives up once `deadline` has passed: true if the state is ready.
+    LOOM_EXPORT bool wait_until(std::chrono::steady_clock::time_point deadline) noexcept;
 
     void set_exception(std::exception_ptr e) noexcept {
         exc_ = std::move(e);

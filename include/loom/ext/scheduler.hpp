@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -85,7 +86,9 @@ LOOM_EXPORT void yield() noexcept;
 /// A one-shot event with a single waiter. In a task (or the slot-0 thread) wait()
 /// parks the caller's context and its worker continues on another fiber; any other
 /// thread blocks on a futex. notify() may come before, during or after wait().
-/// The memory-ordering argument is in docs/protocols/wait_slot.md.
+/// wait_until() adds a deadline: a parked waiter whose deadline passes is resumed by
+/// the workers' timer heap, a blocked thread by the futex's timeout.
+/// The memory-ordering argument is in docs/protocols/wait_slot.md and timers.md.
 class LOOM_EXPORT wait_slot {
 public:
     wait_slot() = default;
@@ -95,6 +98,14 @@ public:
     /// Returns once notify() has been called. Everything written before notify()
     /// happens-before the return.
     void wait() noexcept;
+    /// As wait(), but gives up once `deadline` has passed. Returns true if notify()
+    /// was called (everything written before it happens-before the return), false on
+    /// timeout, which is never before `deadline`. After false the slot is empty again,
+    /// as if the wait had not happened: a notify() that comes later makes the next
+    /// wait() return at once, so a waiter that cannot withdraw from its wait list in
+    /// time collects that notification with wait(). A deadline in the past only
+    /// checks; time_point::max() waits as wait() does.
+    bool wait_until(std::chrono::steady_clock::time_point deadline) noexcept;
     /// Wakes the waiter (or makes the next wait() return at once).
     void notify() noexcept;
     [[nodiscard]] bool notified() const noexcept {
@@ -109,6 +120,8 @@ public:
     static constexpr std::uint32_t notified_state = 3;
 
 private:
+    bool block_until(std::int64_t due) noexcept;
+
     std::atomic<std::uint32_t> state_{empty_state};
     void* context_ = nullptr;
 };
