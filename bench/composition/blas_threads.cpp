@@ -1,6 +1,7 @@
 // Composition, the usual way: P std::threads each call OpenMP-parallel OpenBLAS dgemm
 // on their own matrices, each call forking its own team in the OpenMP runtime the
-// process loaded (GNU libgomp, or llvm's libomp under the libgomp.so.1 name).
+// process loaded (GNU libgomp, or llvm's libomp under the libgomp.so.1 name). With
+// --callers 1 one thread calls while the others' CPUs are free for its team.
 #include "bench.hpp"
 #include "composition.hpp"
 
@@ -11,18 +12,30 @@ int main(int argc, char** argv) {
     const int n = int(cli.integer("n", 256, 8, 8192, "matrix order"));
     const int blas_threads = int(cli.integer("blas_threads", 0, 0, 4096,
                                              "threads per dgemm (0: OpenBLAS's default)"));
+    const int callers_opt = int(cli.integer("callers", 0, 0, 4096,
+                                            "threads calling dgemm (0: one per thread)"));
     auto run = lb::run_options(cli, 3);
     cli.finish();
     const int threads = lb::default_threads(run);
+    const int callers = composition::callers_or(callers_opt, threads);
     const long calls = composition::calls_for(n);
-    if (blas_threads > 0) openblas_set_num_threads(blas_threads);
+    lb::JsonObject extra;
+    extra.set("runtime", composition::loaded_path("libgomp.so.1"))
+        .set("blas", composition::loaded_path("libopenblas"));
+    if (const std::string wrong = composition::wrong_blas("openmp"); !wrong.empty())
+        return lb::report(cli, run, threads, composition::no_times, false, lb::JsonObject(), extra, wrong);
+    composition::limit_blas(blas_threads);
     std::vector<composition::gemm_problem> problems;
-    for (int t = 0; t < threads; ++t) problems.emplace_back(n);
-    composition::thread_peak peak;
+    for (int t = 0; t < callers; ++t) problems.emplace_back(n);
+    composition::thread_peak peak({composition::stall_limit_for(n), [&](double limit_s) {
+        lb::report(cli, run, threads, {limit_s}, false, lb::JsonObject(), extra,
+                   composition::stall_text(limit_s));
+    }});
     auto times = lb::measure(run, [&] {
         std::vector<std::thread> pool;
-        for (int t = 0; t < threads; ++t)
+        for (int t = 0; t < callers; ++t)
             pool.emplace_back([&, t] {
+                composition::limit_blas(blas_threads);
                 for (long c = 0; c < calls; ++c) problems[std::size_t(t)].run();
             });
         for (auto& th : pool) th.join();
@@ -30,11 +43,9 @@ int main(int argc, char** argv) {
     const int peak_threads = peak.stop();
     bool ok = true;
     for (auto& p : problems) ok = ok && p.correct();
-    lb::JsonObject extra;
-    extra.set("runtime", composition::loaded_path("libgomp.so.1"));
     return lb::report(cli, run, threads, times, ok,
                       lb::JsonObject()
-                          .set("flops", double(threads) * double(calls) * problems[0].flops())
+                          .set("flops", double(callers) * double(calls) * problems[0].flops())
                           .set("peak_threads", peak_threads),
                       extra);
 }

@@ -1,6 +1,8 @@
 // Composition: P plain pthreads each run many small `parallel for` regions that ask for
 // P threads (a few microseconds of work each), as independent libraries or request handlers
 // do. A runtime that gives every caller its own team runs P x P threads on P CPUs.
+// --team 1 gives every region one thread: no oversubscription, the yardstick for the
+// P-thread regions.
 #include <pthread.h>
 
 #include <vector>
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
     lb::Cli cli(argc, argv, "composition_regions", "P pthreads x small parallel-for regions of P threads");
     const long calls = long(cli.integer("calls", 10000, 1, 100000000, "regions per pthread"));
     const long n = long(cli.integer("n", 8192, 1, 1L << 30, "elements per region (8192: a few us)"));
+    const int team = int(cli.integer("team", 0, 0, 4096, "threads each region asks for (0: P)"));
     auto run = lb::run_options(cli, 3);
     cli.finish();
     const int p = lb::default_threads(run);
@@ -48,7 +51,7 @@ int main(int argc, char** argv) {
         std::vector<pthread_t> ids(static_cast<std::size_t>(p));
         for (int t = 0; t < p; ++t) {
             caller& c = callers[std::size_t(t)];
-            c.team = p;
+            c.team = team > 0 ? team : p;
             c.calls = calls;
             c.data.assign(std::size_t(n), 0.0);
             pthread_create(&ids[std::size_t(t)], nullptr, run_caller, &c);
