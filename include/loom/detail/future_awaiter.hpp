@@ -1,0 +1,81 @@
+// co_await on a future or a shared_future. A ready state is read at once (await_ready:
+// one acquire load, no suspension). Otherwise the producing task runs inline when it is
+// still on top of this worker's deque (as a waiting get() does), and if the state is
+// still not ready the coroutine suspends: a resumption record (coro_resume.hpp) is
+// registered on the state's event and submitted by whoever makes it ready.
+#pragma once
+
+#include <coroutine>
+#include <type_traits>
+#include <utility>
+
+#include "loom/detail/coro_driver.hpp"
+#include "loom/detail/coro_resume.hpp"
+#include "loom/detail/shared_state.hpp"
+#include "loom/ext/scheduler.hpp"
+#include "loom/ext/task.hpp"
+
+namespace loom::detail {
+
+/// How an awaiter holds its state and what it gives back.
+enum class await_mode {
+    take,         // a future: owns the reference, moves the value out
+    shared_ref,   // an lvalue shared_future: returns a reference into the state
+    shared_copy,  // an rvalue shared_future: owns the reference, returns a copy
+};
+
+template <class T, await_mode M>
+class future_awaiter {
+    // An lvalue shared_future's awaiter borrows the caller's reference while it needs
+    // none of its own, and takes one before it suspends (the caller's shared_future
+    // may be gone by the time the coroutine is resumed).
+    static constexpr bool owns_from_start = M != await_mode::shared_ref;
+
+public:
+    explicit future_awaiter(shared_state<T>* st) noexcept : st_(st), owns_(owns_from_start) {}
+    future_awaiter(const future_awaiter&) = delete;
+    future_awaiter& operator=(const future_awaiter&) = delete;
+    ~future_awaiter() {
+        if (owns_) st_->release();
+    }
+
+    [[nodiscard]] bool await_ready() const noexcept { return st_->is_ready(); }
+
+    template <class P>
+    bool await_suspend(std::coroutine_handle<P> h) {
+        if (!owns_) {
+            st_->add_ref();
+            owns_ = true;
+        }
+        // `producer` may be stale, but never on top of this deque then: see
+        // state_base::wait() in src/api/future.cpp.
+        if (st_->producer != nullptr && ext::run_if_on_top(st_->producer) && st_->is_ready()) return false;
+        ext::task* r = make_resumption(step_of(h));
+        // From a successful registration on the coroutine may run elsewhere (and this
+        // awaiter, which lives in its frame, be gone): nothing is touched after it.
+        if (st_->add_callback(resumption_node(r))) return true;
+        ext::free_task(r);
+        return false;
+    }
+
+    decltype(auto) await_resume() {
+        st_->rethrow_if_exception();
+        if constexpr (std::is_void_v<T>) {
+            return;
+        } else if constexpr (std::is_reference_v<T>) {
+            return static_cast<T>(st_->value());
+        } else if constexpr (M == await_mode::take) {
+            return T(std::move(st_->value()));
+        } else if constexpr (M == await_mode::shared_copy && std::is_copy_constructible_v<T>) {
+            return T(static_cast<const T&>(st_->value()));
+        } else {
+            return static_cast<const T&>(st_->value());
+        }
+    }
+
+private:
+    shared_state<T>* st_;
+    bool owns_;
+};
+
+}  // namespace loom::detail
