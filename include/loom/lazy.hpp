@@ -163,15 +163,19 @@ namespace detail {
 template <class T>
 class spawn_promise : public future_promise<future<T>> {
 public:
-    spawn_promise(spawn_tag, priority p, lazy<T>&) {
-        this->own_record_ = make_resumption(coro_step{}, p, /*owned_by_coroutine=*/true);
+    spawn_promise(spawn_tag, priority p, lazy<T>&)
+        : record_(make_resumption(coro_step{}, p, /*owned_by_coroutine=*/true)) {}
+    spawn_promise(const spawn_promise&) = delete;
+    spawn_promise& operator=(const spawn_promise&) = delete;
+    ~spawn_promise() {
+        if (record_ != nullptr) ext::free_task(record_);  // a frame that never started
     }
 
     struct post_self {
         bool await_ready() const noexcept { return false; }
         void await_suspend(std::coroutine_handle<spawn_promise> h) const noexcept {
             spawn_promise& p = h.promise();
-            ext::task* r = p.own_record_;
+            ext::task* r = p.record_;
             r->data<coro_resumption>()->step = step_of(h);
             p.st_->producer = r;  // before the future is returned, so before it is shared
             ext::submit(r);
@@ -179,6 +183,20 @@ public:
         void await_resume() const noexcept {}
     };
     post_self initial_suspend() const noexcept { return {}; }
+
+    // The record is freed only once the future is ready: until then its address, kept
+    // as the state's producer, names no other task.
+    struct final_awaiter {
+        bool await_ready() const noexcept { return false; }
+        void await_suspend(std::coroutine_handle<spawn_promise> h) const noexcept {
+            spawn_promise::finish(h, std::exchange(h.promise().record_, nullptr));
+        }
+        void await_resume() const noexcept {}
+    };
+    final_awaiter final_suspend() const noexcept { return {}; }
+
+private:
+    ext::task* record_;  // the task the coroutine runs in
 };
 
 template <class T>

@@ -33,13 +33,12 @@ public:
     future_promise(const future_promise&) = delete;
     future_promise& operator=(const future_promise&) = delete;
     ~future_promise() {
-        // Only a frame destroyed before its end still holds these: one whose
+        // Only a frame destroyed before its end still holds the state: one whose
         // get_return_object failed, or (never in loom) one destroyed while suspended.
         if (st_ != nullptr) {
             st_->set_exception(std::make_exception_ptr(std::future_error(std::future_errc::broken_promise)));
             st_->release();
         }
-        if (own_record_ != nullptr) ext::free_task(own_record_);
     }
 
     // Called once, right after the promise is built: a failure here (bad_alloc) ends
@@ -54,34 +53,36 @@ public:
         bool await_ready() const noexcept { return false; }
         template <class P>
         void await_suspend(std::coroutine_handle<P> h) const noexcept {
-            future_promise& p = h.promise();
-            shared_state<value_type>* st = std::exchange(p.st_, nullptr);
-            ext::task* record = std::exchange(p.own_record_, nullptr);
-            // The frame (and this awaiter in it) is destroyed here: from then on only
-            // locals of this function are used.
-            if constexpr (coro_result<value_type>::nothrow_movable) {
-                coro_result<value_type> outcome(std::move(p.result));
-                h.destroy();
-                outcome.publish(st);
-            } else {
-                // A value whose move may throw is moved into the state from the frame,
-                // so it is published before the parameters are destroyed.
-                p.result.publish(st);
-                h.destroy();
-            }
-            st->release();
-            if (record != nullptr) ext::free_task(record);
+            finish(h, nullptr);
         }
         void await_resume() const noexcept {}
     };
     final_awaiter final_suspend() const noexcept { return {}; }
 
 protected:
+    /// Destroys the frame, then makes the future ready with the outcome, then frees
+    /// `free_after` (a task record that must outlive the pending future, or null).
+    template <class P>
+    static void finish(std::coroutine_handle<P> h, ext::task* free_after) noexcept {
+        future_promise& p = h.promise();
+        shared_state<value_type>* st = std::exchange(p.st_, nullptr);
+        // From h.destroy() on, the frame (with the awaiter that called this) is gone:
+        // only locals of this function are used.
+        if constexpr (coro_result<value_type>::nothrow_movable) {
+            coro_result<value_type> outcome(std::move(p.result));
+            h.destroy();
+            outcome.publish(st);
+        } else {
+            // A value whose move may throw is moved into the state from the frame, so
+            // it is published before the parameters are destroyed.
+            p.result.publish(st);
+            h.destroy();
+        }
+        st->release();
+        if (free_after != nullptr) ext::free_task(free_after);
+    }
+
     shared_state<value_type>* st_ = nullptr;
-    // A task record the coroutine runs in and frees once its future is ready (spawn):
-    // while the future is not ready, the record's address, kept as the state's
-    // producer, names no other task.
-    ext::task* own_record_ = nullptr;
 };
 
 }  // namespace loom::detail
