@@ -33,25 +33,28 @@ public:
     coro_result(const coro_result&) = delete;
     coro_result& operator=(const coro_result&) = delete;
     /// Takes over `o`'s outcome (moving its value: only with a nothrow move).
-    coro_result(coro_result&& o) noexcept : exc_(std::move(o.exc_)), kind_(o.kind_) {
+    coro_result(coro_result&& o) noexcept {
         static_assert(nothrow_movable);
-        if (kind_ == kind::value) ::new (static_cast<void*>(std::addressof(value_))) stored(std::move(o.value_));
+        if (o.kind_ == kind::value) {
+            emplace_value(std::move(o.value_));
+        } else if (o.kind_ == kind::exception) {
+            set_exception(std::move(o.exc_));
+        }
     }
-    ~coro_result() { destroy_value(); }
+    ~coro_result() { clear(); }
 
     template <class... A>
     void emplace(A&&... a) {
         if constexpr (std::is_reference_v<T>) {
             static_assert(sizeof...(A) == 1);
-            ((value_ = std::addressof(a)), ...);
+            (emplace_value(std::addressof(a)), ...);
         } else {
-            ::new (static_cast<void*>(std::addressof(value_))) stored(std::forward<A>(a)...);
+            emplace_value(std::forward<A>(a)...);
         }
-        kind_ = kind::value;
     }
     void set_exception(std::exception_ptr e) noexcept {
-        destroy_value();
-        exc_ = std::move(e);
+        clear();
+        ::new (static_cast<void*>(std::addressof(exc_))) std::exception_ptr(std::move(e));
         kind_ = kind::exception;
     }
 
@@ -90,15 +93,25 @@ public:
 private:
     enum class kind : std::uint8_t { empty, value, exception };
 
-    void destroy_value() noexcept {
-        if (kind_ == kind::value) value_.~stored();
+    template <class... A>
+    void emplace_value(A&&... a) {
+        ::new (static_cast<void*>(std::addressof(value_))) stored(std::forward<A>(a)...);
+        kind_ = kind::value;
+    }
+    void clear() noexcept {
+        if (kind_ == kind::value) {
+            value_.~stored();
+        } else if (kind_ == kind::exception) {
+            exc_.~exception_ptr();
+        }
         kind_ = kind::empty;
     }
 
+    // One of the two at a time: a coroutine frame is as small as it can be.
     union {
         stored value_;
+        std::exception_ptr exc_;
     };
-    std::exception_ptr exc_;
     kind kind_ = kind::empty;
 };
 

@@ -32,20 +32,22 @@ class future_awaiter {
     static constexpr bool owns_from_start = M != await_mode::shared_ref;
 
 public:
-    explicit future_awaiter(shared_state<T>* st) noexcept : st_(st), owns_(owns_from_start) {}
+    explicit future_awaiter(shared_state<T>* st) noexcept : st_(st) {}
     future_awaiter(const future_awaiter&) = delete;
     future_awaiter& operator=(const future_awaiter&) = delete;
     ~future_awaiter() {
-        if (owns_) st_->release();
+        if (owns()) st_->release();
     }
 
     [[nodiscard]] bool await_ready() const noexcept { return st_->is_ready(); }
 
     template <class P>
     bool await_suspend(std::coroutine_handle<P> h) {
-        if (!owns_) {
-            st_->add_ref();
-            owns_ = true;
+        if constexpr (!owns_from_start) {
+            if (!borrowed_.owns) {
+                st_->add_ref();
+                borrowed_.owns = true;
+            }
         }
         // `producer` may be stale, but never on top of this deque then: see
         // state_base::wait() in src/api/future.cpp.
@@ -74,8 +76,23 @@ public:
     }
 
 private:
+    // Only the borrowing mode keeps a flag: a future's awaiter stays one pointer wide,
+    // which keeps the coroutine frames that hold it within a 128-byte task record.
+    struct ownership {
+        bool owns = false;
+    };
+    struct always_owned {};
+
+    [[nodiscard]] bool owns() const noexcept {
+        if constexpr (owns_from_start) {
+            return true;
+        } else {
+            return borrowed_.owns;
+        }
+    }
+
     shared_state<T>* st_;
-    bool owns_;
+    [[no_unique_address]] std::conditional_t<owns_from_start, always_owned, ownership> borrowed_;
 };
 
 }  // namespace loom::detail
