@@ -1,17 +1,21 @@
 // Coroutine overhead per hop on loom's C++ API (--style):
-//   ready:     co_await make_ready_future(v) (no suspension; the future is made and
-//              freed in the hop)
-//   ready_get: make_ready_future(v).get(), the same without a coroutine (baseline)
-//   then:      a chain of .then continuations on a promise, set once it is built
-//   await:     the same chain as coroutines: each co_awaits the future of the one
-//              before and co_returns it plus one (suspends, resumed by a task)
-//   pingpong:  two coroutines alternately fulfil promises the other one co_awaits
-//   lazy:      a chain of lazy<T> coroutines, each co_awaiting the next, run by start()
+//   ready:       co_await make_ready_future(v) (no suspension; the future is made and
+//                freed in the hop)
+//   ready_get:   make_ready_future(v).get(), the same without a coroutine (baseline)
+//   then_relay:  a posted task fulfils a promise; a .then continuation on its future
+//                posts the next hop (two tasks and two shared states per hop)
+//   await_relay: a posted task fulfils a promise; one coroutine co_awaits its future
+//                and posts the next hop (two tasks, one shared state per hop)
+//   then:        a chain of .then continuations on a promise, set once it is built
+//   await:       the same chain as coroutines: each co_awaits the future of the one
+//                before and co_returns it plus one (a frame and a shared state per hop,
+//                as .then makes a task and a shared state)
+//   pingpong:    two coroutines alternately fulfil promises the other one co_awaits
+//   lazy:        a chain of lazy<T> coroutines, each co_awaiting the next, run by start()
 // Chains are `segment` hops long and are built, fired and waited for inside the timed
-// region, n / segment times, for `then` and `await` alike: both allocate one shared
-// state and one task record (or frame) per hop and run one task per hop. Segments keep
-// the number of live objects within the thread's caches, as in a program whose chains
-// are short; a chain of 10^5 live hops measures the heap instead.
+// region, n / segment times, for `then` and `await` alike. Segments keep the number of
+// live objects within the thread's caches, as in a program whose chains are short; a
+// chain of 10^5 live hops measures the heap instead.
 // hops/s = hops / time (pingpong: 2 n hand-offs); extra.best_ns_per_hop.
 #include <memory>
 #include <string>
@@ -38,6 +42,40 @@ long sum_ready_get(long n) {
 }
 
 constexpr long segment = 100;
+
+struct relay {
+  long n;
+  loom::promise<long> done;
+};
+
+void then_hop(relay& r, long v) {
+  if (v == r.n) {
+    r.done.set_value(v);
+    return;
+  }
+  loom::promise<long> p;
+  auto f = p.get_future();
+  loom::post([p = std::move(p), v]() mutable { p.set_value(v + 1); });
+  f.then([&r](loom::future<long> x) { then_hop(r, x.get()); });
+}
+
+long then_relay(long n) {
+  relay r{n, {}};
+  auto f = r.done.get_future();
+  then_hop(r, 0);
+  return f.get();
+}
+
+loom::future<long> await_relay(long n) {
+  long v = 0;
+  while (v < n) {
+    loom::promise<long> p;
+    auto f = p.get_future();
+    loom::post([p = std::move(p), v]() mutable { p.set_value(v + 1); });
+    v = co_await std::move(f);
+  }
+  co_return v;
+}
 
 loom::future<long> plus_one(loom::future<long> prev) { co_return co_await std::move(prev) + 1; }
 
@@ -99,7 +137,7 @@ long in_segments(long n, Chain chain) {
 int main(int argc, char** argv) {
   lb::Cli cli(argc, argv, "core-coro", "coroutine co_await overhead per hop");
   const long n = long(cli.integer("n", 100000, 1, 100000000, "hops"));
-  const std::string style = cli.choice("style", "await", {"ready", "ready_get", "then", "await", "pingpong", "lazy"},
+  const std::string style = cli.choice("style", "await", {"ready", "ready_get", "then_relay", "await_relay", "then", "await", "pingpong", "lazy"},
                                        "what one hop is");
   auto run = lb::run_options(cli);
   cli.finish();
@@ -118,6 +156,8 @@ int main(int argc, char** argv) {
     result = loom::async([&]() -> long {
                if (style == "ready") return sum_ready(n).get();
                if (style == "ready_get") return sum_ready_get(n);
+               if (style == "then_relay") return then_relay(n);
+               if (style == "await_relay") return await_relay(n).get();
                if (style == "then") return in_segments(n, then_chain);
                if (style == "await") return in_segments(n, await_chain);
                if (style == "pingpong") {

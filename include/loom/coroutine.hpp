@@ -13,7 +13,6 @@
 
 #include <coroutine>
 
-#include "loom/detail/coro_driver.hpp"
 #include "loom/detail/coro_resume.hpp"
 #include "loom/detail/future_awaiter.hpp"
 #include "loom/detail/future_promise.hpp"
@@ -68,7 +67,7 @@ struct resume_on_pool {
     bool await_ready() const noexcept { return false; }
     template <class P>
     void await_suspend(std::coroutine_handle<P> h) const {
-        ext::submit(detail::make_resumption(detail::step_of(h), prio));
+        ext::submit(detail::resumption_task(h, prio));
     }
     void await_resume() const noexcept {}
 };

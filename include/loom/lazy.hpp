@@ -59,7 +59,10 @@ namespace loom {
 namespace detail {
 
 template <class T>
-class lazy_promise : public coro_frame_allocation, public driven_promise, public coro_value_slot<T> {
+class lazy_promise : public coro_frame_allocation,
+                     public frame_record_unused,
+                     public driven_promise,
+                     public coro_value_slot<T> {
 public:
     lazy<T> get_return_object() noexcept;
     std::suspend_always initial_suspend() const noexcept { return {}; }

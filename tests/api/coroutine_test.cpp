@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <coroutine>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -333,6 +335,81 @@ TEST(Coroutine, PingPong) {
     auto y = loom::async([&] { return pong(); });
     EXPECT_EQ(x.get().get(), static_cast<int>(2 * n));
     y.get().get();
+}
+
+// A coroutine suspends many times; each time it is resumed through the same task (the
+// header of its frame's record).
+loom::future<long> relay(long n) {
+    long v = 0;
+    while (v < n) {
+        loom::promise<long> p;
+        auto f = p.get_future();
+        loom::post([p = std::move(p), v]() mutable { p.set_value(v + 1); });
+        v = co_await std::move(f);
+    }
+    co_return v;
+}
+
+TEST(Coroutine, ManySuspensionsOfOneCoroutine) {
+    const long n = 20000 / loom_test::stress_divisor;
+    EXPECT_EQ(relay(n).get(), n);
+    EXPECT_EQ(loom::async([n] { return relay(n); }).get().get(), n);
+}
+
+// A parameter whose move constructor starts a coroutine of its own runs between the
+// allocation of the outer frame and its promise: the outer coroutine must still be
+// resumed right (by records of its own).
+loom::future<int> pass_through(loom::future<int> f) { co_return co_await std::move(f); }
+
+struct starts_a_coroutine {
+    loom::future<int> inner;
+    starts_a_coroutine() = default;
+    starts_a_coroutine(starts_a_coroutine&& o) noexcept : inner(pass_through(std::move(o.inner))) {}
+};
+
+loom::future<int> with_odd_parameter(starts_a_coroutine s, loom::future<int> in) {
+    const int a = co_await std::move(in);
+    const int b = co_await std::move(s.inner);
+    co_return a + b;
+}
+
+TEST(Coroutine, ParameterThatStartsACoroutine) {
+    loom::promise<int> p, q;
+    starts_a_coroutine s;
+    s.inner = q.get_future();
+    auto r = with_odd_parameter(std::move(s), p.get_future());
+    loom::post([p = std::move(p)]() mutable { p.set_value(10); });
+    loom::post([q = std::move(q)]() mutable { q.set_value(32); });
+    EXPECT_EQ(r.get(), 42);
+}
+
+// A coroutine type that is not loom's awaits loom futures and lazies.
+struct detached {
+    struct promise_type {
+        detached get_return_object() noexcept { return {}; }
+        std::suspend_never initial_suspend() noexcept { return {}; }
+        std::suspend_never final_suspend() noexcept { return {}; }
+        void return_void() noexcept {}
+        void unhandled_exception() noexcept { std::terminate(); }
+    };
+};
+
+loom::lazy<int> lazy_plus(int a, loom::future<int> b) { co_return a + co_await std::move(b); }
+
+detached foreign(loom::future<int> in, loom::promise<int>& out) {
+    const int a = co_await std::move(in);
+    loom::promise<int> later;
+    auto lf = later.get_future();
+    loom::post([later = std::move(later)]() mutable { later.set_value(2); });
+    out.set_value(co_await lazy_plus(a, std::move(lf)));
+}
+
+TEST(Coroutine, OtherCoroutineTypesAwaitLoomFuturesAndLazies) {
+    loom::promise<int> in, out;
+    auto result = out.get_future();
+    foreign(in.get_future(), out);
+    loom::post([in = std::move(in)]() mutable { in.set_value(40); });
+    EXPECT_EQ(result.get(), 42);
 }
 
 // ---- lazy ---------------------------------------------------------------------------

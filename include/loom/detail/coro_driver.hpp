@@ -10,12 +10,14 @@
 // without sanitizers: a 10^5-deep chain of awaits overflowed a 1 MiB stack at -O0 and
 // under -fsanitize=address and -fsanitize=thread. This loop needs no tail call.
 //
-// Invariant: a loom promise's `driver` names the loop that resumed its coroutine, and is
-// valid while that coroutine runs. Every loop sets it before it resumes a loom
-// coroutine; a coroutine that goes on without being resumed (started eagerly, or an
-// await_suspend that returned false) goes on in the context it was in, whose driver
-// (null for an eager start outside any loop) is still right. A loop object lives on
-// the stack of whoever runs it, so a fiber that parks with a loop on it keeps it.
+// Invariant: a driven promise's `driver` (lazy's, see lazy.hpp) names the loop that
+// resumed its coroutine, and is valid while that coroutine runs. Every loop sets it
+// before it resumes such a coroutine; a coroutine that goes on without being resumed
+// (an await_suspend that returned false) goes on in the context it was in, whose driver
+// is still right. Coroutines of other promise types (loom's eager ones included) have
+// no driver: a lazy they await runs in a loop of its own, which ends when the lazy comes
+// back to them. A loop object lives on the stack of whoever runs it, so a fiber that
+// parks with a loop on it keeps it.
 #pragma once
 
 #include <coroutine>
@@ -25,13 +27,13 @@ namespace loom::detail {
 
 class coro_driver;
 
-/// Base of every promise type of loom's coroutines.
+/// Base of the promise types whose coroutines hand over to each other through a loop.
 struct driven_promise {
     coro_driver* driver = nullptr;
 };
 
-/// A coroutine to resume, with its promise when it is one of loom's (else null: a
-/// coroutine type of another library, which is simply resumed).
+/// A coroutine to resume, with its promise when that is a driven one (else null: the
+/// coroutine is simply resumed).
 struct coro_step {
     std::coroutine_handle<> handle;
     driven_promise* promise = nullptr;

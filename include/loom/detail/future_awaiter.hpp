@@ -1,15 +1,14 @@
 // co_await on a future or a shared_future. A ready state is read at once (await_ready:
 // one acquire load, no suspension). Otherwise the producing task runs inline when it is
 // still on top of this worker's deque (as a waiting get() does), and if the state is
-// still not ready the coroutine suspends: a resumption record (coro_resume.hpp) is
-// registered on the state's event and submitted by whoever makes it ready.
+// still not ready the coroutine suspends: its resumption task (coro_resume.hpp) is
+// registered as a continuation of the state and submitted by whoever makes it ready.
 #pragma once
 
 #include <coroutine>
 #include <type_traits>
 #include <utility>
 
-#include "loom/detail/coro_driver.hpp"
 #include "loom/detail/coro_resume.hpp"
 #include "loom/detail/shared_state.hpp"
 #include "loom/ext/scheduler.hpp"
@@ -51,13 +50,14 @@ public:
         }
         // `producer` may be stale, but never on top of this deque then: see
         // state_base::wait() in src/api/future.cpp.
-        if (st_->producer != nullptr && ext::run_if_on_top(st_->producer) && st_->is_ready()) return false;
-        ext::task* r = make_resumption(step_of(h));
-        // From a successful registration on the coroutine may run elsewhere (and this
-        // awaiter, which lives in its frame, be gone): nothing is touched after it.
-        if (st_->add_callback(resumption_node(r))) return true;
-        ext::free_task(r);
-        return false;
+        if (st_->producer != nullptr) ext::run_if_on_top(st_->producer);
+        if (st_->is_ready()) return false;
+        // Registered, the task runs when the state is set; if that happened since the
+        // check above, add_continuation submits it at once. Either way the coroutine
+        // may run elsewhere from here on (and this awaiter, in its frame, be gone):
+        // nothing is touched after the call.
+        st_->add_continuation(resumption_task(h));
+        return true;
     }
 
     decltype(auto) await_resume() {

@@ -13,7 +13,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "loom/detail/coro_driver.hpp"
 #include "loom/detail/coro_frame.hpp"
 #include "loom/detail/coro_result.hpp"
 #include "loom/detail/shared_state.hpp"
@@ -24,7 +23,7 @@ namespace loom::detail {
 /// R is future<T> or shared_future<T>.
 template <class R>
 class future_promise : public coro_frame_allocation,
-                       public driven_promise,
+                       public resumable_frame,
                        public coro_value_slot<future_value_t<R>> {
 public:
     using value_type = future_value_t<R>;
@@ -33,12 +32,7 @@ public:
     future_promise(const future_promise&) = delete;
     future_promise& operator=(const future_promise&) = delete;
     ~future_promise() {
-        // Only a frame destroyed before its end still holds the state: one whose
-        // get_return_object failed, or (never in loom) one destroyed while suspended.
-        if (st_ != nullptr) {
-            st_->set_exception(std::make_exception_ptr(std::future_error(std::future_errc::broken_promise)));
-            st_->release();
-        }
+        if (st_ != nullptr) [[unlikely]] abandon();
     }
 
     // Called once, right after the promise is built: a failure here (bad_alloc) ends
@@ -83,6 +77,14 @@ protected:
     }
 
     shared_state<value_type>* st_ = nullptr;
+
+private:
+    // Only a frame destroyed before its end still holds the state: one whose
+    // get_return_object failed, or (never in loom) one destroyed while suspended.
+    [[gnu::cold, gnu::noinline]] void abandon() noexcept {
+        st_->set_exception(std::make_exception_ptr(std::future_error(std::future_errc::broken_promise)));
+        std::exchange(st_, nullptr)->release();
+    }
 };
 
 }  // namespace loom::detail
