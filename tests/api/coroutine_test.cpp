@@ -353,7 +353,7 @@ loom::future<long> relay(long n) {
 TEST(Coroutine, ManySuspensionsOfOneCoroutine) {
     const long n = 20000 / loom_test::stress_divisor;
     EXPECT_EQ(relay(n).get(), n);
-    EXPECT_EQ(loom::async([n] { return relay(n); }).get().get(), n);
+    EXPECT_EQ(loom::async(relay, n).get().get(), n);
 }
 
 // A parameter whose move constructor starts a coroutine of its own runs between the
