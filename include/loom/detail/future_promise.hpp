@@ -1,0 +1,90 @@
+// The promise type of a coroutine that returns loom::future<T> or loom::shared_future<T>
+// (loom/coroutine.hpp names it in std::coroutine_traits). Such a coroutine starts at
+// once, in its caller, and runs until its first suspension; the caller then gets the
+// future. Its outcome (co_return value or escaping exception) is kept in the frame
+// until the end, and the future becomes ready only after the frame is destroyed: when
+// a waiter wakes, the coroutine's locals and parameters are gone (a lock a parameter
+// held is released, a reference it kept is no longer used).
+#pragma once
+
+#include <coroutine>
+#include <exception>
+#include <future>
+#include <type_traits>
+#include <utility>
+
+#include "loom/detail/coro_frame.hpp"
+#include "loom/detail/coro_result.hpp"
+#include "loom/detail/shared_state.hpp"
+#include "loom/ext/task.hpp"
+
+namespace loom::detail {
+
+/// R is future<T> or shared_future<T>.
+template <class R>
+class future_promise : public coro_frame_allocation,
+                       public resumable_frame,
+                       public coro_value_slot<future_value_t<R>> {
+public:
+    using value_type = future_value_t<R>;
+
+    future_promise() = default;
+    future_promise(const future_promise&) = delete;
+    future_promise& operator=(const future_promise&) = delete;
+    ~future_promise() {
+        if (st_ != nullptr) [[unlikely]] abandon();
+    }
+
+    // Called once, right after the promise is built: a failure here (bad_alloc) ends
+    // the call before the body starts, and the frame with it.
+    R get_return_object() {
+        st_ = new shared_state<value_type>(2);  // the returned future + this promise
+        return state_access::adopt<R>(st_);
+    }
+    std::suspend_never initial_suspend() const noexcept { return {}; }
+
+    struct final_awaiter {
+        bool await_ready() const noexcept { return false; }
+        template <class P>
+        void await_suspend(std::coroutine_handle<P> h) const noexcept {
+            finish(h, nullptr);
+        }
+        void await_resume() const noexcept {}
+    };
+    final_awaiter final_suspend() const noexcept { return {}; }
+
+protected:
+    /// Destroys the frame, then makes the future ready with the outcome, then frees
+    /// `free_after` (a task record that must outlive the pending future, or null).
+    template <class P>
+    static void finish(std::coroutine_handle<P> h, ext::task* free_after) noexcept {
+        future_promise& p = h.promise();
+        shared_state<value_type>* st = std::exchange(p.st_, nullptr);
+        // From h.destroy() on, the frame (with the awaiter that called this) is gone:
+        // only locals of this function are used.
+        if constexpr (coro_result<value_type>::nothrow_movable) {
+            coro_result<value_type> outcome(std::move(p.result));
+            h.destroy();
+            outcome.publish(st);
+        } else {
+            // A value whose move may throw is moved into the state from the frame, so
+            // it is published before the parameters are destroyed.
+            p.result.publish(st);
+            h.destroy();
+        }
+        st->release();
+        if (free_after != nullptr) ext::free_task(free_after);
+    }
+
+    shared_state<value_type>* st_ = nullptr;
+
+private:
+    // Only a frame destroyed before its end still holds the state: one whose
+    // get_return_object failed, or (never in loom) one destroyed while suspended.
+    [[gnu::cold, gnu::noinline]] void abandon() noexcept {
+        st_->set_exception(std::make_exception_ptr(std::future_error(std::future_errc::broken_promise)));
+        std::exchange(st_, nullptr)->release();
+    }
+};
+
+}  // namespace loom::detail
