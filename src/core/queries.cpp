@@ -13,16 +13,9 @@ int current_worker() noexcept {
     return w ? static_cast<int>(w->index) : -1;
 }
 
-unsigned idle_workers() noexcept {
+bool worker_in_task(unsigned w) noexcept {
     core::pool* p = core::current_pool();
-    if (!p) return 0;
-    core::worker* self = core::this_worker_here();
-    unsigned idle = 0;
-    for (unsigned i = 1; i < p->size(); ++i) {
-        const core::worker& w = p->at(i);
-        if (&w != self && !w.in_task.load(std::memory_order_relaxed)) ++idle;
-    }
-    return idle;
+    return p && w < p->size() && p->at(w).in_task.load(std::memory_order_relaxed);
 }
 
 std::size_t stack_size() noexcept {

@@ -59,11 +59,9 @@ LOOM_EXPORT unsigned worker_count();
 /// most 4096 and the limit of an earlier refusal; the workers that exist keep
 /// running. Callable from tasks. Returns the pool's size afterwards.
 LOOM_EXPORT unsigned grow_workers(unsigned n);
-/// Workers that run no task at this moment, leaving out the caller's and slot 0 (the
-/// main thread's slot, which is not the pool's while main runs its own code): the
-/// workers a parallel region entered from a task could have as members now. A
-/// snapshot: each may take a task right after.
-LOOM_EXPORT unsigned idle_workers() noexcept;
+/// Whether worker `w` runs a task at this moment (false for a worker that does not
+/// exist). A snapshot: it may take a task right after.
+LOOM_EXPORT bool worker_in_task(unsigned w) noexcept;
 /// Index of the worker the caller runs on, or -1 for a thread outside the pool. The
 /// main thread adopted as slot 0 answers 0 even while it is not inside the runtime.
 /// Not inlined on purpose: after any suspension point the answer may change, so it

@@ -12,6 +12,7 @@
 #include "env/affinity.hpp"
 #include "env/bind.hpp"
 #include "parallel/claims.hpp"
+#include "parallel/promised.hpp"
 #include "parallel/fork.hpp"
 #include "env/icv.hpp"
 #include "parallel/lifecycle.hpp"
@@ -156,7 +157,10 @@ bool reclaim_worker(unsigned w) {
 
 // Reserves slot i for region `epoch`: its lingering member, or a claimed worker for a
 // new member task (started by start_new_members); false if no worker is free.
-bool reserve_member(team* t, int i, int master_worker, int nworkers, std::uint32_t epoch) {
+// `given`: a worker already claimed for this member (promised.hpp), or -1. `took_given`
+// says whether the member got it (a lingering member keeps its own worker instead).
+bool reserve_member(team* t, int i, int master_worker, int nworkers, std::uint32_t epoch,
+                    int given = -1, bool* took_given = nullptr) {
     member_slot& s = t->slots[i];
     if (s.running) {
         std::uint32_t expected = s.last_reserved;
@@ -171,7 +175,10 @@ bool reserve_member(team* t, int i, int master_worker, int nworkers, std::uint32
         spin_until([&s] { return s.released.load(std::memory_order_acquire); });
     }
     int w = -1;
-    if (s.worker > 0 && s.worker < nworkers && reclaim_worker(static_cast<unsigned>(s.worker)))
+    if (given >= 0) {
+        w = given;
+        *took_given = true;
+    } else if (s.worker > 0 && s.worker < nworkers && reclaim_worker(static_cast<unsigned>(s.worker)))
         w = s.worker;
     else
         w = claims::claim_any(static_cast<unsigned>(prefer_for(master_worker, i, nworkers)),
@@ -471,6 +478,8 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         if (want > nworkers) nworkers = try_grow_pool(want);
     }
     if (n <= 1) {
+        release_promised(th);  // workers omp_get_max_threads() claimed for a larger team
+        end_task_region(th);
         if (league_teams == 0) check_strict(push, 1);
         run_serialized(th, parent, fn, argc, args, league_teams, &child);
         return;
@@ -489,8 +498,34 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     const std::uint32_t epoch = next_epoch(t);
     int m = 1;
     int limit = std::min(n, t->capacity);
-    while (m < limit && reserve_member(t, m, w, nworkers, epoch)) ++m;
-    if (m < limit) m = reserve_from_lingering(t, m, limit, w, nworkers, epoch);
+    // OpenMP called from a loom task (level 0, not the initial thread's own code): the
+    // workers omp_get_max_threads() promised first (promised.hpp), then only members
+    // that linger on theirs; no worker busy with another task, which may spin for what
+    // this region holds (OpenMP OpenBLAS from several tasks) while idle workers sleep.
+    const bool from_task = parent->level == 0 && !parent->in_league && !parent->target_root &&
+                           w >= 0 && !initial_thread_outside_tasks(th, parent);
+    // The turn of the one multi-thread region from tasks ends with this region.
+    struct turn_guard {
+        thread_state* th;
+        ~turn_guard() {
+            if (th) end_task_region(th);
+        }
+    } turn{from_task ? th : nullptr};
+    if (from_task) {
+        // A region the task entered without asking first: the same promise, made now.
+        if (th->promised_workers.empty()) promise_idle_workers(th, limit - 1);
+        std::size_t used = 0;
+        while (m < limit && used < th->promised_workers.size()) {
+            bool took = false;
+            if (!reserve_member(t, m, w, nworkers, epoch, th->promised_workers[used], &took)) break;
+            if (took) ++used;
+            ++m;
+        }
+        release_promised(th, used);
+    } else {
+        while (m < limit && reserve_member(t, m, w, nworkers, epoch)) ++m;
+        if (m < limit) m = reserve_from_lingering(t, m, limit, w, nworkers, epoch);
+    }
     if (m < limit && nested) m = reserve_grown(t, m, limit, w, nworkers, epoch);
     if (m == 1 && league_teams == 0) {
         t->busy = false;

@@ -96,6 +96,10 @@ struct thread_state {
     int pushed_teams = 0;           // __kmpc_push_num_teams
     int pushed_teams_threads = 0;
     int pushed_teams_lb = 0;        // __kmpc_push_num_teams_51's lower bound
+    // Idle workers that omp_get_max_threads() claimed in a loom task for the region
+    // this thread enters next (parallel/promised.cpp): held until that fork uses them.
+    std::vector<int> promised_workers;
+    bool holds_task_region = false;  // the one multi-thread region from tasks (promised.cpp)
     static constexpr int hot_levels = 4;
     team* hot[hot_levels] = {};     // cached teams this thread forks at each level
     std::uint64_t affinity_shown = 0;  // OMP_DISPLAY_AFFINITY: last team shape shown

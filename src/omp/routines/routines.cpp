@@ -15,6 +15,7 @@
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 #include "routines/routines.hpp"
+#include "parallel/promised.hpp"
 #include "sync/wait.hpp"
 #include "loom/ext/scheduler.hpp"
 
@@ -61,15 +62,14 @@ LOOM_OMP_API void ompc_set_num_threads(int n) { omp_set_num_threads(n); }
 LOOM_OMP_API int omp_get_num_threads() { return current_task()->nthreads; }
 
 // A loom task outside any region (OpenMP code called from a task): a region it enters
-// gets only the workers free at that moment (never more threads than workers), so the
-// team the routine announces is what such a region would get now. Libraries size their
-// regions by it and some need every member they ask for: OpenMP OpenBLAS's threads
-// wait for one another, and a smaller team than omp_get_max_threads() said never ends.
-int free_for_task_region(thread_state* th, implicit_task* it) {
-    if (it != &th->initial || it->level != 0 || it->in_league) return INT_MAX;
+// gets only idle workers (never more threads than workers), so the routine announces
+// the team such a region gets, and claims those workers for it (promised.hpp).
+// Libraries size their regions by it and some need every member they ask for: OpenMP
+// OpenBLAS's threads wait for one another, and a smaller team than announced never ends.
+bool in_loom_task(thread_state* th, implicit_task* it) {
+    if (it != &th->initial || it->level != 0 || it->in_league || it->target_root) return false;
     const int w = loom::ext::current_worker();
-    if (w < 0 || (w == 0 && context_is_tied())) return INT_MAX;  // not a loom task
-    return 1 + static_cast<int>(loom::ext::idle_workers());
+    return w >= 0 && !(w == 0 && context_is_tied());
 }
 
 LOOM_OMP_API int omp_get_max_threads() {
@@ -77,7 +77,8 @@ LOOM_OMP_API int omp_get_max_threads() {
     implicit_task* it = th->current;
     int n = it->icv.nthreads > 0 ? it->icv.nthreads : pool_size();
     if (int tl = thread_limit_of(th, it); tl > 0) n = std::min(n, tl);
-    return std::min(n, free_for_task_region(th, it));
+    if (n > 1 && in_loom_task(th, it)) n = 1 + promise_idle_workers(th, n - 1);
+    return n;
 }
 
 LOOM_OMP_API int omp_get_thread_num() { return current_task()->tid; }
