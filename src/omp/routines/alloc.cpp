@@ -216,9 +216,18 @@ LOOM_OMP_API void* omp_realloc(void* ptr, std::size_t size, handle a, handle) {
         return nullptr;
     }
     if (a == null_allocator && ptr) a = (static_cast<header*>(ptr) - 1)->asked;
+    // The old block's room in its pool counts for the new block, wherever the new one
+    // is served from (the allocator asked, or its fallbacks): the block it replaces is
+    // freed (libgomp reserves only the growth). A 3071-byte block grows to 3072 in a
+    // 4096-byte pool. If the new block does not come, the room is taken back.
+    header* old_h = ptr ? static_cast<header*>(ptr) - 1 : nullptr;
+    custom_allocator* pool = old_h ? custom(old_h->served_by) : nullptr;
+    if (pool && pool->pool_size) pool->pool_used.fetch_sub(old_h->total, std::memory_order_relaxed);
+    else pool = nullptr;
     void* fresh = allocate_top(0, size, a, false);
+    if (pool) pool->pool_used.fetch_add(old_h->total, std::memory_order_relaxed);
     if (!fresh || !ptr) return fresh;
-    std::size_t old = (static_cast<header*>(ptr) - 1)->size;
+    std::size_t old = old_h->size;
     std::memcpy(fresh, ptr, old < size ? old : size);
     release(ptr);
     return fresh;
