@@ -57,8 +57,6 @@ private:
     /// lock_slow() that gives up once `deadline` has passed: true if locked.
     bool lock_slow_until(detail::steady_time deadline) noexcept;
     void unlock_slow() noexcept;
-    /// Takes guard_bit; returns word_ as it was (locked_bit set).
-    std::uint32_t take_guard() noexcept;
 
     std::atomic<std::uint32_t> word_{0};
     detail::wait_queue queue_;  // guarded by guard_bit

@@ -74,7 +74,6 @@ private:
     void acquire_slow() noexcept;
     bool acquire_slow_until(steady_time deadline) noexcept;
     void release_slow(std::ptrdiff_t update) noexcept;
-    std::uint64_t take_guard() noexcept;
 
     std::atomic<std::uint64_t> word_;
     wait_queue queue_;  // guarded by guard_bit

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <thread>
+#include <type_traits>
 
 #include "loom/barrier.hpp"
 #include "loom/condition_variable.hpp"
@@ -28,6 +29,25 @@ inline void backoff(unsigned& spins) noexcept {
 
 constexpr unsigned lock_spin = 128;
 
+// Takes `guard_bit` of `word` once no other context holds it; returns the word as it
+// was. Only while the caller has a reason to be there (a waiter of its own queued, or
+// handed the object), so the protocol's guard can be taken.
+template <class Word>
+Word take_guard(std::atomic<Word>& word, std::type_identity_t<Word> guard_bit) noexcept {
+    unsigned spins = 0;
+    for (;;) {
+        Word w = word.load(std::memory_order_relaxed);
+        if ((w & guard_bit) != 0) {
+            backoff(spins);
+            continue;
+        }
+        if (word.compare_exchange_weak(w, w | guard_bit, std::memory_order_acquire,
+                                       std::memory_order_relaxed)) {
+            return w;
+        }
+    }
+}
+
 }  // namespace
 
 // ---- mutex ------------------------------------------------------------------------
@@ -39,42 +59,15 @@ constexpr unsigned lock_spin = 128;
 // releases it with a plain store. Ownership passes directly to the first waiter
 // (locked_bit stays set), so a woken waiter never competes again.
 
-void mutex::lock_slow() noexcept {
-    for (unsigned i = 0; i < lock_spin; ++i) {
-        if (word_.load(std::memory_order_relaxed) == 0 && try_lock()) return;
-        detail::cpu_relax();
-    }
-    detail::wait_node me;
-    unsigned spins = 0;
-    for (;;) {
-        std::uint32_t w = word_.load(std::memory_order_relaxed);
-        if (w == 0) {
-            if (word_.compare_exchange_weak(w, locked_bit, std::memory_order_acquire,
-                                            std::memory_order_relaxed)) {
-                return;
-            }
-            continue;
-        }
-        if ((w & guard_bit) != 0) {
-            backoff(spins);
-            continue;
-        }
-        if (!word_.compare_exchange_weak(w, w | guard_bit, std::memory_order_acquire,
-                                         std::memory_order_relaxed)) {
-            continue;
-        }
-        queue_.push(&me);
-        word_.store(locked_bit | waiters_bit, std::memory_order_release);
-        me.slot.wait();  // returns owning the mutex (handed over by unlock_slow)
-        return;
-    }
-}
+void mutex::lock_slow() noexcept { (void)lock_slow_until(detail::steady_time::max()); }
 
-// Timed: as lock_slow until the deadline passes; then the waiter takes the guard and
-// leaves the queue. If it is no longer queued, unlock_slow has popped it and handed it
-// the mutex (its notify is on the way): it collects the notification and owns the lock.
+// lock_slow is this without a deadline (steady_time::max(): the slot waits untimed).
+// Once the deadline passes, the waiter takes the guard and leaves the queue. If it is no
+// longer queued, unlock_slow has popped it and handed it the mutex (its notify is on the
+// way): it collects the notification and owns the lock.
 bool mutex::lock_slow_until(detail::steady_time deadline) noexcept {
-    if (std::chrono::steady_clock::now() >= deadline) return false;  // try_lock failed already
+    if (deadline != detail::steady_time::max() && std::chrono::steady_clock::now() >= deadline)
+        return false;  // try_lock failed already
     for (unsigned i = 0; i < lock_spin; ++i) {
         if (word_.load(std::memory_order_relaxed) == 0 && try_lock()) return true;
         detail::cpu_relax();
@@ -101,7 +94,7 @@ bool mutex::lock_slow_until(detail::steady_time deadline) noexcept {
         queue_.push(&me);
         word_.store(locked_bit | waiters_bit, std::memory_order_release);
         if (me.slot.wait_until(deadline)) return true;  // handed over by unlock_slow
-        w = take_guard();
+        w = take_guard(word_, guard_bit);
         if (queue_.remove(&me)) {
             word_.store(locked_bit | (queue_.empty() ? 0 : waiters_bit), std::memory_order_release);
             return false;
@@ -109,23 +102,6 @@ bool mutex::lock_slow_until(detail::steady_time deadline) noexcept {
         word_.store(w, std::memory_order_release);
         me.slot.wait();
         return true;
-    }
-}
-
-// Only while a waiter of ours is queued or was handed the mutex: locked_bit is set, so
-// the guard can be taken.
-std::uint32_t mutex::take_guard() noexcept {
-    unsigned spins = 0;
-    for (;;) {
-        std::uint32_t w = word_.load(std::memory_order_relaxed);
-        if ((w & guard_bit) != 0) {
-            backoff(spins);
-            continue;
-        }
-        if (word_.compare_exchange_weak(w, w | guard_bit, std::memory_order_acquire,
-                                        std::memory_order_relaxed)) {
-            return w;
-        }
     }
 }
 
@@ -201,42 +177,15 @@ void condition_variable::notify_all() noexcept {
 
 namespace detail {
 
-void semaphore_base::acquire_slow() noexcept {
-    for (unsigned i = 0; i < lock_spin; ++i) {
-        if (try_acquire()) return;
-        cpu_relax();
-    }
-    wait_node me;
-    unsigned spins = 0;
-    for (;;) {
-        std::uint64_t w = word_.load(std::memory_order_relaxed);
-        if ((w >> count_shift) > 0) {
-            if (word_.compare_exchange_weak(w, w - (std::uint64_t{1} << count_shift),
-                                            std::memory_order_acquire, std::memory_order_relaxed)) {
-                return;
-            }
-            continue;
-        }
-        if ((w & guard_bit) != 0) {
-            backoff(spins);
-            continue;
-        }
-        if (!word_.compare_exchange_weak(w, w | guard_bit, std::memory_order_acquire,
-                                         std::memory_order_relaxed)) {
-            continue;
-        }
-        queue_.push(&me);
-        word_.store(waiters_bit, std::memory_order_release);  // count is 0
-        me.slot.wait();  // returns with a unit handed over by release_slow
-        return;
-    }
-}
+void semaphore_base::acquire_slow() noexcept { (void)acquire_slow_until(steady_time::max()); }
 
-// Timed: as acquire_slow until the deadline passes; then the waiter takes the guard and
-// leaves the queue. If it is no longer queued, release_slow has handed it a unit (its
-// notify is on the way): it collects the notification and keeps the unit.
+// acquire_slow is this without a deadline (steady_time::max(): the slot waits untimed).
+// Once the deadline passes, the waiter takes the guard and leaves the queue. If it is no
+// longer queued, release_slow has handed it a unit (its notify is on the way): it
+// collects the notification and keeps the unit.
 bool semaphore_base::acquire_slow_until(steady_time deadline) noexcept {
-    if (std::chrono::steady_clock::now() >= deadline) return false;  // try_acquire failed already
+    if (deadline != steady_time::max() && std::chrono::steady_clock::now() >= deadline)
+        return false;  // try_acquire failed already
     for (unsigned i = 0; i < lock_spin; ++i) {
         if (try_acquire()) return true;
         cpu_relax();
@@ -263,7 +212,7 @@ bool semaphore_base::acquire_slow_until(steady_time deadline) noexcept {
         queue_.push(&me);
         word_.store(waiters_bit, std::memory_order_release);  // count is 0
         if (me.slot.wait_until(deadline)) return true;  // a unit handed over by release_slow
-        w = take_guard();
+        w = take_guard(word_, guard_bit);
         if (queue_.remove(&me)) {
             word_.store((w & ~waiters_bit) | (queue_.empty() ? 0 : waiters_bit), std::memory_order_release);
             return false;
@@ -271,21 +220,6 @@ bool semaphore_base::acquire_slow_until(steady_time deadline) noexcept {
         word_.store(w, std::memory_order_release);
         me.slot.wait();
         return true;
-    }
-}
-
-std::uint64_t semaphore_base::take_guard() noexcept {
-    unsigned spins = 0;
-    for (;;) {
-        std::uint64_t w = word_.load(std::memory_order_relaxed);
-        if ((w & guard_bit) != 0) {
-            backoff(spins);
-            continue;
-        }
-        if (word_.compare_exchange_weak(w, w | guard_bit, std::memory_order_acquire,
-                                        std::memory_order_relaxed)) {
-            return w;
-        }
     }
 }
 
