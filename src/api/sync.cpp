@@ -287,8 +287,9 @@ barrier_base::arrival_token barrier_base::arrive_impl(std::ptrdiff_t n, bool dro
     return arrival_token(phase);
 }
 
-// Timed: a waiter whose deadline passed leaves the queue under the guard; if the last
-// arrival has taken the queue already, the phase is over and its notify is on the way.
+// wait() is this without a deadline. A waiter whose deadline passed leaves the queue
+// under the guard; if the last arrival has taken the queue already, the phase is over
+// and its notify is on the way.
 bool barrier_base::wait_steady(const arrival_token& t, steady_time deadline) const noexcept {
     wait_node me;
     guard_.lock();
@@ -307,17 +308,7 @@ bool barrier_base::wait_steady(const arrival_token& t, steady_time deadline) con
     return true;
 }
 
-void barrier_base::wait(arrival_token&& t) const noexcept {
-    wait_node me;
-    guard_.lock();
-    if (phase_ != t.phase_) {
-        guard_.unlock();
-        return;
-    }
-    queue_.push(&me);
-    guard_.unlock();
-    me.slot.wait();
-}
+void barrier_base::wait(arrival_token&& t) const noexcept { (void)wait_steady(t, steady_time::max()); }
 
 }  // namespace detail
 
