@@ -17,10 +17,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <thread>
-#include <vector>
 
+#include "gomp/construct_shares.hpp"
 #include "gomp/reductions.hpp"
 #include "gomp/task.hpp"
 #include "gomp/task_abi.hpp"
@@ -166,51 +164,9 @@ bool remap_private(desc* data, unsigned id, void*& p, void** orig) {
 }
 
 // ---- worksharing constructs with task reductions -----------------------------------------
-// The first member to reach the construct registers and publishes its descriptors,
-// under the construct's number in the team (the single construct every member enters
-// for it: workshare.cpp); the others find them by that number and take its chunks. More
-// than one such construct can be active in a team at a time (scopes nest), so each has
-// an entry of its own. Every member leaves before the construct's closing barrier; the
-// last one removes the entry. A team's constructs end with a barrier, so the entries of
-// one team are few (its nesting depth); a vector is enough.
-
-struct ws_entry {
-    const team* tm;
-    std::uint32_t construct;
-    desc* data;  // the first member's descriptors (alive until the closing barrier)
-    desc base;   // their chunks: what every member's descriptors point to
-    int left;    // members still to leave
-};
-
-std::mutex g_ws_mutex;
-// Never destroyed: members may leave a construct while the process exits.
-auto& g_ws = *new std::vector<ws_entry>;
-
-void ws_publish(const team* tm, std::uint32_t construct, desc* data, int nthreads) {
-    std::lock_guard lk(g_ws_mutex);
-    g_ws.push_back(ws_entry{tm, construct, data, data[red_base], nthreads});
-}
-
-desc* wait_published(const team* tm, std::uint32_t construct) {
-    for (;;) {
-        {
-            std::lock_guard lk(g_ws_mutex);
-            for (const ws_entry& e : g_ws)
-                if (e.tm == tm && e.construct == construct) return e.data;
-        }
-        std::this_thread::yield();
-    }
-}
-
-/// The member whose registration is `data` leaves its construct.
-void ws_leave(const team* tm, const desc* data) {
-    std::lock_guard lk(g_ws_mutex);
-    for (auto e = g_ws.begin(); e != g_ws.end(); ++e) {
-        if (e->tm != tm || e->base != data[red_base]) continue;
-        if (--e->left == 0) g_ws.erase(e);
-        return;
-    }
-}
+// The first member to reach the construct registers and publishes its descriptors
+// (construct_shares.hpp); the others take its chunks. An entry is named by the chunks,
+// which every member's descriptors point to once registered.
 
 // ---- parallel reduction(task, ...) -----------------------------------------------------
 
@@ -248,9 +204,13 @@ void workshare_task_reduction_register(std::uintptr_t* reductions, bool first,
     const int n = omp_get_num_threads();
     if (first || !tm || n <= 1) {
         register_chunks(reductions, old, nullptr, static_cast<unsigned>(n));
-        if (tm && n > 1) ws_publish(tm, construct, reductions, n);
+        if (tm && n > 1)
+            share_publish(share_kind::task_reductions, tm, construct, reductions,
+                          reductions[red_base], n);
     } else {
-        register_chunks(reductions, old, wait_published(tm, construct), static_cast<unsigned>(n));
+        auto* first_data =
+            static_cast<desc*>(share_await(share_kind::task_reductions, tm, construct));
+        register_chunks(reductions, old, first_data, static_cast<unsigned>(n));
     }
     attach(h, reductions);
 }
@@ -307,7 +267,7 @@ LOOM_OMP_API void GOMP_workshare_task_reduction_unregister(bool cancelled) {
     close_group(h);
     team* tm = h.rc->tm;
     const int n = omp_get_num_threads();
-    if (tm && n > 1 && data) gomp::ws_leave(tm, data);
+    if (tm && n > 1 && data) gomp::share_leave(tm, data[gomp::red_base]);
     if (data && omp_get_thread_num() == 0) GOMP_taskgroup_reduction_unregister(data);
     if (!cancelled) team_barrier(current_task());
 }

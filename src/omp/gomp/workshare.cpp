@@ -11,10 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <thread>
-#include <vector>
 
+#include "gomp/construct_shares.hpp"
 #include "gomp/gomp_abi.hpp"
 #include "gomp/reductions.hpp"
 #include "parallel/thread.hpp"
@@ -24,20 +22,7 @@ namespace loom::omp::gomp {
 
 namespace {
 
-// One construct's block. Constructs with `nowait` do not end together: a member may
-// be several constructs ahead of another (lastprivate-conditional-1.c runs four nowait
-// loops in a row), so each construct has its block until its last member leaves.
-struct mem_block {
-    const void* key;          // the team, or the thread in a team of one
-    std::uint32_t construct;  // the construct's number in the team
-    void* p;
-    int left;                 // members still to leave
-};
 constexpr std::size_t block_align = 64;  // libgomp aligns to long long; a line is enough
-
-std::mutex g_blocks_mutex;
-// Never destroyed: members may leave a construct while the process exits.
-auto& g_blocks = *new std::vector<mem_block>;
 
 void* zeroed(std::size_t size) {
     const std::size_t rounded =
@@ -52,33 +37,25 @@ void* zeroed(std::size_t size) {
     return p;
 }
 
-void* published(const void* key, std::uint32_t construct) {
-    for (;;) {
-        {
-            std::lock_guard lk(g_blocks_mutex);
-            for (const mem_block& b : g_blocks)
-                if (b.key == key && b.construct == construct) return b.p;
-        }
-        std::this_thread::yield();
-    }
-}
-
 const void* block_key(implicit_task* it) {
     return it->tm && it->nthreads > 1 ? static_cast<const void*>(it->tm)
                                       : static_cast<const void*>(this_thread());
 }
 
-// loop.c GOMP_loop_start: *mem carries the size in and the shared storage out.
+// loop.c GOMP_loop_start: *mem carries the size in and the shared storage out. One
+// block per construct (construct_shares.hpp): with `nowait` a member may be several
+// constructs ahead of another (lastprivate-conditional-1.c runs four nowait loops in a
+// row).
 void share_mem(implicit_task* it, bool first, std::uint32_t construct, void** mem) {
     const void* key = block_key(it);
     const int members = it->tm ? std::max(it->nthreads, 1) : 1;
     if (first || members == 1) {
         void* p = zeroed(reinterpret_cast<std::uintptr_t>(*mem));
-        std::lock_guard lk(g_blocks_mutex);
-        g_blocks.push_back(mem_block{key, construct, p, members});
+        share_publish(share_kind::mem_block, key, construct, p, reinterpret_cast<std::uintptr_t>(p),
+                      members);
         *mem = p;
     } else {
-        *mem = published(key, construct);
+        *mem = share_await(share_kind::mem_block, key, construct);
     }
     it->gomp_mem = *mem;
 }
@@ -100,17 +77,7 @@ void workshare_leave() {
     void* const p = it->gomp_mem;
     if (!p) return;
     it->gomp_mem = nullptr;
-    bool last = false;
-    {
-        std::lock_guard lk(g_blocks_mutex);
-        const auto b = std::find_if(g_blocks.begin(), g_blocks.end(),
-                                    [p](const mem_block& m) { return m.p == p; });
-        if (b != g_blocks.end() && --b->left == 0) {
-            g_blocks.erase(b);
-            last = true;
-        }
-    }
-    if (last) std::free(p);
+    if (share_leave(block_key(it), reinterpret_cast<std::uintptr_t>(p))) std::free(p);
 }
 
 }  // namespace loom::omp::gomp
