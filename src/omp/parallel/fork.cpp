@@ -438,6 +438,11 @@ private:
 
 }  // namespace
 
+bool entered_from_loom_task(thread_state* th, implicit_task* parent) {
+    return parent->level == 0 && !parent->in_league && !parent->target_root &&
+           ext::current_worker() >= 0 && !initial_thread_outside_tasks(th, parent);
+}
+
 void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int league_teams,
                  int league_limit) {
     struct in_flight {
@@ -502,8 +507,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     // workers omp_get_max_threads() promised first (promised.hpp), then only members
     // that linger on theirs; no worker busy with another task, which may spin for what
     // this region holds (OpenMP OpenBLAS from several tasks) while idle workers sleep.
-    const bool from_task = parent->level == 0 && !parent->in_league && !parent->target_root &&
-                           w >= 0 && !initial_thread_outside_tasks(th, parent);
+    const bool from_task = entered_from_loom_task(th, parent);
     // The turn of the one multi-thread region from tasks ends with this region.
     struct turn_guard {
         thread_state* th;

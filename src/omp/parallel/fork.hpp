@@ -7,6 +7,14 @@
 
 namespace loom::omp {
 
+struct implicit_task;
+struct thread_state;
+
+/// OpenMP entered from a loom task: level 0 (not in a region, league or host target
+/// region) on a worker, and not the initial thread's own code. A region entered there
+/// gets only idle workers (promised.hpp).
+bool entered_from_loom_task(thread_state* th, implicit_task* parent);
+
 /// Runs `fn(gtid, tid, args[0..argc))` as a parallel region of the calling task: a
 /// team when `parallel_if` (and the ICVs, the pushed num_threads and the free workers)
 /// allow more than one member, else serialized. `league_teams` > 0: a host teams league

@@ -15,9 +15,8 @@
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 #include "routines/routines.hpp"
+#include "parallel/fork.hpp"
 #include "parallel/promised.hpp"
-#include "sync/wait.hpp"
-#include "loom/ext/scheduler.hpp"
 
 using namespace loom::omp;
 
@@ -66,18 +65,13 @@ LOOM_OMP_API int omp_get_num_threads() { return current_task()->nthreads; }
 // the team such a region gets, and claims those workers for it (promised.hpp).
 // Libraries size their regions by it and some need every member they ask for: OpenMP
 // OpenBLAS's threads wait for one another, and a smaller team than announced never ends.
-bool in_loom_task(thread_state* th, implicit_task* it) {
-    if (it != &th->initial || it->level != 0 || it->in_league || it->target_root) return false;
-    const int w = loom::ext::current_worker();
-    return w >= 0 && !(w == 0 && context_is_tied());
-}
-
 LOOM_OMP_API int omp_get_max_threads() {
     thread_state* th = this_thread();
     implicit_task* it = th->current;
     int n = it->icv.nthreads > 0 ? it->icv.nthreads : pool_size();
     if (int tl = thread_limit_of(th, it); tl > 0) n = std::min(n, tl);
-    if (n > 1 && in_loom_task(th, it)) n = 1 + promise_idle_workers(th, n - 1);
+    if (n > 1 && it == &th->initial && entered_from_loom_task(th, it))
+        n = 1 + promise_idle_workers(th, n - 1);
     return n;
 }
 
