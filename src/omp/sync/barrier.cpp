@@ -18,8 +18,12 @@ namespace {
 // One barrier episode; `leave()` (seq_cst loads only) lets a waiter go before the
 // episode completes. Returns false if it did: its arrival stays counted, which is fine
 // only because nobody may wait for this barrier any more (cancelled region, below).
-template <class Leave, class Last = void (*)(team*)>
-bool barrier_episode(implicit_task* it, Leave leave, Last on_last = [](team*) {}) {
+struct nothing_on_last {
+    void operator()(team*) const noexcept {}
+};
+
+template <class Leave, class Last = nothing_on_last>
+bool barrier_episode(implicit_task* it, Leave leave, Last on_last = {}) {
     if (g_task_hooks.drain) g_task_hooks.drain(it, false);
     team* t = it->tm;
     if (!t || t->nthreads == 1) return true;

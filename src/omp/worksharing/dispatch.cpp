@@ -273,8 +273,8 @@ bool next_chunk(implicit_task* it, std::uint64_t& begin, std::uint64_t& end) {
             return next_guided_simd(buffer_of(it->tm, L), trip, L.chunk, n, begin, end);
         case k_steal: {
             std::uint64_t c = 0;
-            if (!next_share(buffer_of(it->tm, L).ranges, tid, n, L.construct + 1,
-                            (trip + L.chunk - 1) / L.chunk, c))
+            if (!next_share(buffer_of(it->tm, L).ranges, tid, n, L.construct + 1, trip, L.chunk,
+                            c))
                 return false;
             begin = c * L.chunk;
             end = std::min(begin + L.chunk, trip);

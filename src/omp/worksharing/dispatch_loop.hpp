@@ -93,15 +93,18 @@ inline bool next_guided(dispatch_buffer& b, std::uint64_t trip, std::uint64_t ch
 // it from the last chunk's `last` flag, which the next chunk handed out would clear
 // (libomp's static_steal loses the copy-out that way). The last chunk is always the top
 // of the share holding it (thieves take upper halves and own what they took), so an
-// empty own share ending at `chunks` means this member took it; a member whose
-// initial share was empty (fewer chunks than members) has nothing to steal anyway.
+// empty own share ending at the loop's chunk count means this member took it; a member
+// whose initial share was empty (fewer chunks than members) has nothing to steal anyway.
 inline bool next_share(chunk_range* ranges, std::uint64_t tid, std::uint64_t n,
-                       std::uint32_t loop, std::uint64_t chunks, std::uint64_t& chunk_index) {
+                       std::uint32_t loop, std::uint64_t trip, std::uint64_t chunk,
+                       std::uint64_t& chunk_index) {
     chunk_range& mine = ranges[tid];
     std::uint64_t v = mine.v.load(std::memory_order_relaxed);
     for (;;) {
         const std::uint64_t lo = v & 0xffffffffu, hi = v >> 32;
-        if (lo >= hi) return hi != chunks && steal_chunk(ranges, tid, n, loop, chunk_index);
+        if (lo >= hi)  // the division only here, off the per-chunk path
+            return hi != (trip + chunk - 1) / chunk &&
+                   steal_chunk(ranges, tid, n, loop, chunk_index);
         if (mine.v.compare_exchange_weak(v, pack_range(lo + 1, hi), std::memory_order_relaxed)) {
             chunk_index = lo;
             return true;
@@ -146,8 +149,8 @@ inline int dispatch_next(kmp_int32* plast, T* plb, T* pub, ST* pst) {
     if (L.shared_kind == k_steal) {
         std::uint64_t c = 0;
         if (!next_share(L.buf->ranges, static_cast<std::uint64_t>(it->tid),
-                        static_cast<std::uint64_t>(it->nthreads), L.construct + 1,
-                        (trip + chunk - 1) / chunk, c))
+                        static_cast<std::uint64_t>(it->nthreads), L.construct + 1, trip, chunk,
+                        c))
             return finish_loop(it);
         begin = c * chunk;
         end = std::min(begin + chunk, trip);
