@@ -190,8 +190,7 @@ int main(int argc, char** argv) {
   const int workers = int(loom::num_threads());
   tb::GraphRun graph_run(cfg.graph, cfg.kernel, workers);
   DataflowGraph graph(graph_run);
-  auto timing = lb::measure_checked(
-      run, [&] { graph_run.reset(); }, [&] { graph.run_graph(); },
-      [&] { return graph_run.verified(); });
-  return lb::report(cli, run, workers, timing.times, timing.verified, tb::work_record(cfg));
+  long runs = 1;
+  auto timing = tb::measure_graph(run, cfg, graph_run, [&] { graph.run_graph(); }, &runs);
+  return tb::report_graph(cli, run, workers, timing, cfg, runs);
 }

@@ -42,8 +42,7 @@ int main(int argc, char** argv) {
   tb::resolve(cfg, cli, threads);
 
   tb::GraphRun graph_run(cfg.graph, cfg.kernel, threads);
-  auto timing = lb::measure_checked(
-      run, [&] { graph_run.reset(); }, [&] { run_graph(graph_run); },
-      [&] { return graph_run.verified(); });
-  return lb::report(cli, run, threads, timing.times, timing.verified, tb::work_record(cfg));
+  long runs = 1;
+  auto timing = tb::measure_graph(run, cfg, graph_run, [&] { run_graph(graph_run); }, &runs);
+  return tb::report_graph(cli, run, threads, timing, cfg, runs);
 }

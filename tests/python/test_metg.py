@@ -129,3 +129,66 @@ def test_flops_preferred_and_missing_work_is_no_data():
     neither = [_Cell(10, 0.01, {"tasks": 10})]
     (_, per_system), = metg.from_cells(neither, "grain").items()
     assert per_system["loom"].status == metg.NO_DATA
+
+
+class _Timed(_Cell):
+    def __init__(self, grain, times, work, system="loom", threads=2, pattern="trivial"):
+        super().__init__(grain, sorted(times)[len(times) // 2], work, system, threads)
+        self.params = {"kernel": "compute_bound", "pattern": pattern, "grain": grain}
+        self.times_s = list(times)
+
+
+def _two_systems():
+    # 1000 tasks on 2 cores, 1e9 FLOPs at grain 100 and 1e8 at grain 10.
+    fast = [_Timed(100, [1.0, 1.0, 1.0], {"flops": 1e9, "tasks": 1000}, "fast"),
+            _Timed(10, [0.1, 0.1, 0.1], {"flops": 1e8, "tasks": 1000}, "fast")]
+    # The slow system's own largest grain is half as fast, its small grain as fast
+    # as that: with its own peak it would look perfectly efficient.
+    slow = [_Timed(100, [2.0, 2.0, 2.0], {"flops": 1e9, "tasks": 1000}, "slow"),
+            _Timed(10, [0.2, 0.2, 0.2], {"flops": 1e8, "tasks": 1000}, "slow")]
+    return fast + slow
+
+
+def test_shared_peak_is_the_best_rate_of_any_system():
+    (_, per_system), = metg.from_cells(_two_systems(), "grain", peak_by=["kernel"]).items()
+    slow = per_system["slow"]
+    assert max(c.efficiency for c in slow.curve) == pytest.approx(0.5)
+    assert max(c.efficiency for c in per_system["fast"].curve) == pytest.approx(1.0)
+    # Without a shared peak, each system is its own 100 %.
+    (_, own), = metg.from_cells(_two_systems(), "grain").items()
+    assert max(c.efficiency for c in own["slow"].curve) == pytest.approx(1.0)
+
+
+def test_shared_peak_never_gives_efficiency_above_one():
+    # A small grain faster per FLOP than the largest one: Task Bench's own-peak rule
+    # puts it above 100 %; the shared peak does not.
+    cells = [_Timed(100, [1.0], {"flops": 1e9, "tasks": 1000}),
+             _Timed(10, [0.05], {"flops": 1e8, "tasks": 1000})]
+    (_, own), = metg.from_cells(cells, "grain").items()
+    assert max(c.efficiency for c in own["loom"].curve) == pytest.approx(2.0)
+    (_, shared), = metg.from_cells(cells, "grain", peak_by=[]).items()
+    assert max(c.efficiency for c in shared["loom"].curve) <= 1.0
+
+
+def test_peak_is_shared_across_patterns_but_not_kernels_or_threads():
+    cells = [_Timed(100, [1.0], {"flops": 1e9, "tasks": 1000}, pattern="a"),
+             _Timed(100, [2.0], {"flops": 1e9, "tasks": 1000}, pattern="b"),
+             _Timed(100, [4.0], {"flops": 1e9, "tasks": 1000}, pattern="b", threads=1)]
+    peaks = metg.shared_peaks(cells, ["kernel"])
+    assert sorted(peaks.values()) == pytest.approx([0.25e9, 1e9])
+
+
+def test_replicates_give_the_spread():
+    # Three samples per grain; the METG of each replicate differs, the medians' lies inside.
+    cells = [_Timed(100, [1.0, 1.0, 1.0], {"flops": 1e9, "tasks": 1000}),
+             _Timed(10, [0.1, 0.1, 0.1], {"flops": 1e8, "tasks": 1000}),
+             _Timed(1, [0.03, 0.04, 0.05], {"flops": 1e7, "tasks": 1000}),
+             _Timed(0, [0.03, 0.04, 0.05], {"flops": 0, "tasks": 1000})]
+    (_, per_system), = metg.from_cells(cells, "grain", peak_by=["kernel"]).items()
+    result = per_system["loom"]
+    assert result.status == metg.OK
+    assert len(result.replicates) == 3
+    assert min(result.replicates) <= result.value_s <= max(result.replicates)
+    assert result.spread == pytest.approx(
+        (max(result.replicates) - min(result.replicates)) / result.value_s)
+    assert "–" in result.text()

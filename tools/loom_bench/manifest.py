@@ -34,7 +34,7 @@ _VARIANT_KEYS = {"system", "binary", "args", "env", "threads"}
 _REPORT_WORDS: dict[str, tuple[str, ...]] = {"baseline": ("serial", "self")}
 _REPORT_OPTIONS: dict[str, dict[str, Any]] = {
     "scaling": {"size": None, "baseline": "serial"},
-    "metg": {"grain": ""},
+    "metg": {"grain": "", "peak_by": None},
     "sort_cutoff": {"cutoff": "cutoff"},
     "flops_bars": {"group": None},
     "table": {},

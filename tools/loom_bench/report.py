@@ -242,14 +242,26 @@ def _metric_vs_size(bench: dict, cells: list[CellResult], size: str, out_dir: Pa
 
 def _metg_section(bench: dict, cells: list[CellResult], out_dir: Path) -> list[str]:
     grain = bench["report"]["grain"]
-    curves = metg_mod.from_cells(cells, grain)
+    peak_by = bench["report"].get("peak_by")
+    curves = metg_mod.from_cells(cells, grain, peak_by=peak_by)
     if not curves:
         return ["### METG", "", "No successful cells to compute METG from.", ""]
     systems = sorted({s for per in curves.values() for s in per})
     varying = _varying([dict(rest) for rest, _ in curves])
+    if peak_by is None:
+        peak = "each curve's efficiency is a share of its own largest grain's rate"
+    else:
+        by = ", ".join(f"`{k}`" for k in peak_by)
+        peak = ("efficiency is a share of one peak per thread count" + (f" and {by}" if by else "")
+                + ": the best rate any system reached at any grain in this run, so it never "
+                  "exceeds 100 % and is comparable across systems")
+    spreads = [m.spread for per in curves.values() for m in per.values() if m.spread is not None]
     lines = ["### METG(50 %)", "",
              f"Minimum effective task granularity per curve (grain parameter `{grain}`); "
-             "smaller is better. Definition under Conventions.", ""]
+             f"smaller is better; {peak}. In brackets: the range of the METG over "
+             "replicates (replicate j uses the j-th timed sample of every grain)"
+             + (f"; the widest range is {max(spreads) * 100:.0f} % of its METG" if spreads else "")
+             + ". Definition under Conventions.", ""]
     rows, figures = [], []
     for n, ((rest, threads), per_system) in enumerate(sorted(curves.items(), key=str)):
         label = " ".join(f"{k}={v}" for k, v in rest if k in varying) + f" T={threads}"
@@ -391,7 +403,9 @@ def _conventions() -> list[str]:
         "- *speed-up*: against the `serial` variant at the same point when the benchmark has "
         "one (and the manifest does not say `baseline = \"self\"`), otherwise against the "
         "same system's smallest thread count.",
-        "- *METG(50 %)* (Task Bench): peak FLOP/s from the largest grain; efficiency = FLOP/s "
+        "- *METG(50 %)* (Task Bench): peak FLOP/s = the best any system reached at any grain "
+        "with the same threads and kernel (the manifest's `peak_by`; without it, each curve's "
+        "largest grain, as Task Bench does); efficiency = FLOP/s "
         "/ peak (bytes/s for kernels that report `work.bytes` instead of FLOPs, such as "
         "memory_bound; such curves are marked [bytes/s]); granularity = wall time x threads / tasks; METG = granularity where "
         "efficiency crosses 50 %, linearly interpolated between the two neighbouring grains "
