@@ -142,6 +142,18 @@ void worker::sleep_until(std::int64_t due) noexcept {
 }
 
 ext::task* worker::find_work() noexcept {
+    // First look without the clock: a worker that finishes a task usually finds the
+    // next one at once (its own deque, a released successor), and a clock read costs
+    // 20-40 ns there -- 9 % of a dependent OpenMP task's time on a 2-core VM. The
+    // clock is needed only to serve due timers and to bound the spin, so it is read
+    // only when a timer is pending or this first look finds nothing.
+    if (owner.timers.earliest() == timer_heap::none &&
+        !owner.abandoned.load(std::memory_order_acquire)) {
+        if (ext::task* t = try_get()) {
+            owner.keep_timers_watched();
+            return t;
+        }
+    }
     using clock = std::chrono::steady_clock;
     const auto budget = std::chrono::microseconds(owner.cfg.spin_us);
     for (;;) {
