@@ -150,6 +150,8 @@ def test_report_lists_every_benchmark_and_system(tiny_run):
             "| ok 2/2 |") \
         in overview
     assert "broken" in overview
+    # One section, however many benchmarks had failures.
+    assert report.count("## Failures and unavailable systems") == 1
     failures = report[report.index("## Failures and unavailable systems"):]
     assert "daxpy / **tbb**: unavailable: binary not built" in failures
     assert "FAILED: daxpy / gnu-omp (4 cell(s))" in failures
