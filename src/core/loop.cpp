@@ -146,7 +146,7 @@ void make_runnable(context* c) noexcept {
     }
     worker* w = this_worker();
     if (w) {
-        p.wake_after_push(w->deques[static_cast<unsigned>(priority::normal)].push(t));
+        p.wake_after_push(w->local_deque(priority::normal).push(t));
     } else {
         p.injection[static_cast<unsigned>(priority::normal)].push(t);
         p.wake_one();

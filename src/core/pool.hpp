@@ -12,6 +12,7 @@
 
 #include "config.hpp"
 #include "injection_queue.hpp"
+#include "level_queue.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "stack_guard.hpp"
 #include "timer_heap.hpp"
@@ -63,7 +64,11 @@ public:
     /// True when slot 0 is the main thread (not a pool thread).
     const bool slot0_adopted;
     [[nodiscard]] bool is_adopted(const worker& w) const noexcept { return slot0_adopted && w.index == 0; }
-    injection_queue injection[3];  // indexed by loom::priority
+    /// Submissions from threads outside the pool, indexed by loom::priority (the high
+    /// entry stays unused: high tasks from anywhere go to `high`).
+    injection_queue injection[3];
+    /// Every queued high-priority task, by level (level_queue.hpp says why one queue).
+    level_queue high;
 
     // ---- sleep / wake (docs/protocols/sleep.md)
     /// After making work visible to thieves: wakes one sleeping worker if any sleeps.
@@ -77,7 +82,6 @@ public:
     /// After putting work in `w`'s mailbox: wakes `w` if it sleeps.
     void wake(worker& w) noexcept;
     alignas(64) std::atomic<unsigned> sleepers{0};
-    alignas(64) std::atomic<long> high_pending{0};  // high-priority tasks queued anywhere
     std::atomic<bool> stopping{false};
 
     // ---- deadlines of parked timed waits (docs/protocols/timers.md)

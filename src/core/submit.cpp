@@ -19,24 +19,25 @@ core::worker* local_worker(core::pool& p) noexcept {
 
 void submit(task* t) noexcept {
     core::pool& p = core::ensure_pool();
+    core::worker* w = local_worker(p);
+    if (w) {
+        w->counters.submitted.add();
+    } else {
+        p.foreign_submitted.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (t->prio == priority::high) {
+        p.high.push(t);
+        p.wake_one();  // a high-priority task should not wait for a steal to spread wake-ups
+        return;
+    }
     // Read before the push: from then on a thief may run and free the record.
     const auto prio = static_cast<unsigned>(t->prio);
-    const bool high = t->prio == priority::high;
-    if (high) p.high_pending.fetch_add(1, std::memory_order_relaxed);
-    core::worker* w = local_worker(p);
     if (!w) {
-        p.foreign_submitted.fetch_add(1, std::memory_order_relaxed);
         p.injection[prio].push(t);
         p.wake_one();
         return;
     }
-    w->counters.submitted.add();
-    const bool was_empty = w->deques[prio].push(t);
-    if (high) {
-        p.wake_one();  // a high-priority task should not wait for a steal to spread wake-ups
-    } else {
-        p.wake_after_push(was_empty);
-    }
+    p.wake_after_push(w->local_deque(t->prio).push(t));
 }
 
 void submit_to(task* t, unsigned worker) noexcept {
@@ -58,7 +59,7 @@ void submit_to(task* t, unsigned worker) noexcept {
 task* pop_local() noexcept {
     core::worker* w = core::this_worker_here();
     if (!w) return nullptr;
-    task* t = w->deques[normal_index].pop();
+    task* t = w->local_deque(priority::normal).pop();
     if (t) w->counters.completed.add();
     return t;
 }
@@ -70,16 +71,16 @@ void push_local(task* t) noexcept {
         return;
     }
     w->counters.submitted.add();  // balances the completion pop_local() counted
-    w->deques[normal_index].push(t);
+    w->local_deque(priority::normal).push(t);
 }
 
 bool run_if_on_top(task* t) noexcept {
     core::worker* w = core::this_worker();  // the task run below may park
     if (!w) return false;
-    task* top = w->deques[normal_index].pop();
+    task* top = w->local_deque(priority::normal).pop();
     if (!top) return false;
     if (top != t) {
-        w->deques[normal_index].push(top);
+        w->local_deque(priority::normal).push(top);
         return false;
     }
     w->counters.completed.add();

@@ -12,6 +12,7 @@ __thread worker* t_worker = nullptr;
 
 namespace {
 constexpr unsigned max_cached_fibers = 16;
+constexpr unsigned max_high_streak = 16;  // try_get: the starvation bound
 constexpr auto prio_index(priority p) { return static_cast<unsigned>(p); }
 }  // namespace
 
@@ -48,7 +49,7 @@ ext::task* worker::steal_from_victims(priority p) noexcept {
     const unsigned workers = owner.size();
     for (unsigned v : owner.victims(index)) {
         if (v >= workers) continue;  // named by a growth that has not started it (yet)
-        auto& victim = owner.at(v).deques[prio_index(p)];
+        auto& victim = owner.at(v).local_deque(p);
         if (ext::task* t = victim.steal()) {
             counters.steals.add();
             // Work left behind: pass the wake-up on (pushes onto a non-empty deque
@@ -61,23 +62,33 @@ ext::task* worker::steal_from_victims(priority p) noexcept {
 }
 
 // Order: tied work first (it holds stacks and other workers may wait for it), then
-// high-priority work anywhere when some exists, then the local deque, foreign
+// the pool's high-priority tasks, highest level first; then the local deque, foreign
 // submissions, victims, and low priority last.
+//
+// No starvation: after max_high_streak high-priority tasks in a row a worker takes
+// one task from its own normal deque, if it has one, before the next high one. So
+// a stream of high-priority tasks (a critical path that keeps releasing critical
+// successors) delays a worker's normal work by at most that many tasks, and the
+// normal work of idle workers not at all (they take high work only when it exists).
 ext::task* worker::try_get() noexcept {
     if (ext::task* t = box.pop()) return t;
-    if (owner.high_pending.load(std::memory_order_relaxed) > 0) {
-        ext::task* t = deques[prio_index(priority::high)].pop();
-        if (!t) t = owner.injection[prio_index(priority::high)].pop();
-        if (!t) t = steal_from_victims(priority::high);
-        if (t) {
-            owner.high_pending.fetch_sub(1, std::memory_order_relaxed);
+    if (owner.high.maybe_nonempty()) {
+        if (high_streak >= max_high_streak) {
+            if (ext::task* t = local_deque(priority::normal).pop()) {
+                high_streak = 0;
+                return t;
+            }
+        }
+        if (ext::task* t = owner.high.pop()) {
+            ++high_streak;
             return t;
         }
     }
-    if (ext::task* t = deques[prio_index(priority::normal)].pop()) return t;
+    high_streak = 0;
+    if (ext::task* t = local_deque(priority::normal).pop()) return t;
     if (ext::task* t = owner.injection[prio_index(priority::normal)].pop()) return t;
     if (ext::task* t = steal_from_victims(priority::normal)) return t;
-    if (ext::task* t = deques[prio_index(priority::low)].pop()) return t;
+    if (ext::task* t = local_deque(priority::low).pop()) return t;
     if (ext::task* t = owner.injection[prio_index(priority::low)].pop()) return t;
     if (ext::task* t = steal_from_victims(priority::low)) return t;
     counters.failed_steals.add();
@@ -88,6 +99,7 @@ ext::task* worker::try_get() noexcept {
 // sleeper sees the new work here or the pusher sees the sleeper (sleep.md).
 bool worker::anything_visible() noexcept {
     if (box.has_incoming() || !box.looks_empty()) return true;
+    if (!owner.high.looks_empty()) return true;
     for (auto& q : owner.injection)
         if (!q.looks_empty()) return true;
     for (auto& d : deques)

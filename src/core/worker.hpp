@@ -31,7 +31,15 @@ public:
     const unsigned index;
 
     // ---- queues (see docs/protocols/deque.md and sleep.md)
-    chase_lev_deque<ext::task*> deques[3];  // indexed by loom::priority
+    /// Normal and low priority work of this worker (high-priority tasks go to the
+    /// pool's level_queue).
+    chase_lev_deque<ext::task*> deques[2];
+    chase_lev_deque<ext::task*>& local_deque(priority p) noexcept {
+        return deques[p == priority::low ? 1 : 0];
+    }
+    /// High-priority tasks taken in a row: bounds how long they keep this worker
+    /// from its own normal work (worker::try_get).
+    unsigned high_streak = 0;
     mailbox box;
 
     // ---- sleeping: 1 while the worker sleeps or is about to; a waker swaps it to 0

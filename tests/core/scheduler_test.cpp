@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -114,6 +115,86 @@ TEST(Scheduler, HighPriorityRunsFirstAndLowLast) {
     });
     ASSERT_EQ(order.size(), 3u);
     EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
+}
+
+// High-priority tasks run by level, highest first, first in first out within a level,
+// all before normal work. One worker sees them all (the others are kept busy).
+TEST(Scheduler, HighPriorityLevelsRunHighestFirst) {
+    std::mutex order_lock;
+    std::vector<int> order;
+    run_in_task([&] {
+        const unsigned others = ext::worker_count() - 1;
+        std::atomic<bool> release{false};
+        countdown occupied(others), finished(others + 7);
+        for (unsigned i = 0; i < others; ++i)
+            ext::submit(ext::make_task([&] {
+                occupied.arrive();
+                while (!release.load()) std::this_thread::yield();
+                finished.arrive();
+            }));
+        occupied.wait();
+        auto add = [&](int id, priority p, unsigned level) {
+            ext::task* t = ext::make_task([&, id] {
+                {
+                    std::lock_guard guard(order_lock);
+                    order.push_back(id);
+                }
+                if (id == 6) release = true;
+                finished.arrive();
+            }, p);
+            t->level = static_cast<std::uint8_t>(level);
+            ext::submit(t);
+        };
+        add(6, priority::normal, 255);  // the level of normal work means nothing
+        add(4, priority::high, 3);
+        add(0, priority::high, 200);
+        add(3, priority::high, 7);
+        add(1, priority::high, 200);
+        add(5, priority::high, 0);
+        add(2, priority::high, 50);
+        finished.wait();
+    });
+    EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4, 5, 6}));
+}
+
+// A stream of high-priority tasks (each submits the next) does not keep a worker
+// from its own normal work for more than 16 of them (worker::try_get).
+TEST(Scheduler, HighPriorityStreamDoesNotStarveNormalWork) {
+    constexpr int chain = 100;
+    std::atomic<int> high_ran{0}, high_before_normal{-1};
+    run_in_task([&] {
+        const unsigned others = ext::worker_count() - 1;
+        std::atomic<bool> release{false};
+        countdown occupied(others), finished(others + 2);
+        for (unsigned i = 0; i < others; ++i)
+            ext::submit(ext::make_task([&] {
+                occupied.arrive();
+                while (!release.load()) std::this_thread::yield();
+                finished.arrive();
+            }));
+        occupied.wait();
+        ext::submit(ext::make_task([&] {
+            high_before_normal = high_ran.load();
+            finished.arrive();
+        }));
+        struct link {
+            static void submit(std::atomic<int>& ran, std::atomic<bool>& rel, countdown& done) {
+                ext::submit(ext::make_task([&ran, &rel, &done] {
+                    if (ran.fetch_add(1) + 1 == chain) {
+                        rel = true;
+                        done.arrive();
+                        return;
+                    }
+                    submit(ran, rel, done);
+                }, priority::high));
+            }
+        };
+        link::submit(high_ran, release, finished);
+        finished.wait();
+    });
+    EXPECT_EQ(high_ran.load(), chain);
+    EXPECT_GE(high_before_normal.load(), 1);   // high work did go first
+    EXPECT_LE(high_before_normal.load(), 16);  // but not for ever
 }
 
 TEST(Scheduler, ForeignThreadsSubmitAndWaitConcurrently) {

@@ -46,6 +46,9 @@ struct alignas(64) task {
     std::uint8_t flags = 0;     // free for the layer that owns the task
     std::uint8_t user = 0;      // free for the layer that owns the task
     std::uint8_t kind = 0;      // reserved for the scheduler (0 = ordinary task)
+    /// Among high-priority tasks, the larger level is taken first (0-255; FIFO within
+    /// a level). Ignored for normal and low priority. OpenMP maps `priority(p)` here.
+    std::uint8_t level = 0;
 
     static constexpr std::size_t storage_size = record_size - 32;  // header is 32 bytes
     alignas(16) std::byte storage[storage_size];

@@ -102,11 +102,17 @@ inline void launch(const here& h, ext::task* rec, bool hold) {
     const fixed_icvs& f = fixed();
     if (f.cancellation && (g || parent_is_task(rec))) rec->user |= u_cancel_check;
     if (f.max_priority > 0 && (rec->user & u_prio)) {
-        // Priorities 0..max: the upper half (p * 2 > max) is served before everything
-        // else (loom::priority::high), the rest as normal work.
+        // priority(0) is normal work; every p in 1..max is served before it, higher p
+        // first: the core orders high-priority tasks by a level of 1..255, p itself
+        // when max <= 255, else p scaled up (ceiling) so that every p > 0 keeps a
+        // level above normal work and larger p never gets a smaller level.
         int pr = kt->data2.priority;
         if (pr > f.max_priority) pr = f.max_priority;
-        if (pr > 0 && pr * 2 > f.max_priority) rec->prio = loom::priority::high;
+        if (pr > 0) {
+            rec->prio = loom::priority::high;
+            rec->level = static_cast<std::uint8_t>(
+                f.max_priority <= 255 ? pr : (static_cast<long>(pr) * 255 + f.max_priority - 1) / f.max_priority);
+        }
     }
     // Hidden helper tasks run on the helpers even from a team of one (libomp does so).
     const bool may_include = !(rec->user & u_helper);
