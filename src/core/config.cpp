@@ -98,17 +98,26 @@ long resolve_spin(const ext::pool_options& opts) {
 // OMP_PLACES) is the OpenMP layer's, on request.
 bool resolve_pin(const ext::pool_options& opts) {
     if (opts.pin_workers >= 0) return opts.pin_workers > 0;
-    const char* raw = env("LOOM_PIN");
-    if (!raw) return false;
+    return resolve_switch("LOOM_PIN", false);
+}
+
+}  // namespace
+
+std::optional<bool> parse_switch(const std::string& raw) {
     std::string v = trim(raw);
     std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
     if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
     if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-    warn_bad_value("LOOM_PIN", raw, "is not true/false (1/0, yes/no, on/off)", "false");
-    return false;
+    return std::nullopt;
 }
 
-}  // namespace
+bool resolve_switch(const char* variable, bool fallback) {
+    const char* raw = env(variable);
+    if (!raw) return fallback;
+    if (auto b = parse_switch(raw)) return *b;
+    warn_bad_value(variable, raw, "is not true/false (1/0, yes/no, on/off)", fallback ? "true" : "false");
+    return fallback;
+}
 
 unsigned usable_cpus() {
     unsigned n = affinity_cpus();

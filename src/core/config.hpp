@@ -36,6 +36,12 @@ std::optional<std::size_t> parse_size(const std::string& text, char default_unit
 /// Parses a whole, non-negative decimal number that fits a long.
 std::optional<long> parse_count(const std::string& text);
 
+/// true/1/yes/on or false/0/no/off, any case; nullopt for anything else.
+std::optional<bool> parse_switch(const std::string& text);
+/// The switch `variable` of the environment: `fallback` when unset, and when malformed
+/// (with one warning).
+bool resolve_switch(const char* variable, bool fallback);
+
 /// Prints "loom: warning: VAR='value' <why>; using <instead>" once per variable.
 void warn_bad_value(const char* variable, const std::string& value, const char* why,
                     const std::string& instead);

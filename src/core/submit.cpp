@@ -107,6 +107,11 @@ bool requeue_behind(core::context* c, void*) {
 }
 }  // namespace
 
+bool high_priority_pending() noexcept {
+    core::pool* p = core::current_pool();
+    return p != nullptr && p->high.maybe_nonempty();
+}
+
 void yield() noexcept {
     core::worker* w = core::this_worker();
     if (!w || w->current == &w->native) return;  // nothing to yield to outside the loop

@@ -12,7 +12,7 @@ __thread worker* t_worker = nullptr;
 
 namespace {
 constexpr unsigned max_cached_fibers = 16;
-constexpr unsigned max_high_streak = 16;  // try_get: the starvation bound
+constexpr unsigned max_high_streak = 64;  // try_get: the starvation bound
 constexpr auto prio_index(priority p) { return static_cast<unsigned>(p); }
 }  // namespace
 
@@ -65,7 +65,7 @@ ext::task* worker::steal_from_victims(priority p) noexcept {
 // the pool's high-priority tasks, highest level first; then the local deque, foreign
 // submissions, victims, and low priority last.
 //
-// No starvation: after max_high_streak high-priority tasks in a row a worker takes
+// No starvation: after max_high_streak (64) high-priority tasks in a row a worker takes
 // one task from its own normal deque, if it has one, before the next high one. So
 // a stream of high-priority tasks (a critical path that keeps releasing critical
 // successors) delays a worker's normal work by at most that many tasks, and the

@@ -158,9 +158,9 @@ TEST(Scheduler, HighPriorityLevelsRunHighestFirst) {
 }
 
 // A stream of high-priority tasks (each submits the next) does not keep a worker
-// from its own normal work for more than 16 of them (worker::try_get).
+// from its own normal work for more than 64 of them (worker::try_get).
 TEST(Scheduler, HighPriorityStreamDoesNotStarveNormalWork) {
-    constexpr int chain = 100;
+    constexpr int chain = 300;
     std::atomic<int> high_ran{0}, high_before_normal{-1};
     run_in_task([&] {
         const unsigned others = ext::worker_count() - 1;
@@ -194,7 +194,7 @@ TEST(Scheduler, HighPriorityStreamDoesNotStarveNormalWork) {
     });
     EXPECT_EQ(high_ran.load(), chain);
     EXPECT_GE(high_before_normal.load(), 1);   // high work did go first
-    EXPECT_LE(high_before_normal.load(), 16);  // but not for ever
+    EXPECT_LE(high_before_normal.load(), 64);  // but not for ever
 }
 
 TEST(Scheduler, ForeignThreadsSubmitAndWaitConcurrently) {

@@ -73,6 +73,7 @@ int main(void) {
         }
     }
     CHECK(order[0] == 1000 && order[1] == 0);
+    if (failures) return 1;
     printf("task_priority_levels: ok\n");
     return 0;
 }

@@ -121,7 +121,15 @@ public:
         if constexpr (Inline) {
             complete();
         } else {
-            ext::submit(ext::make_task([this] { complete(); }, prio_));
+            ext::task* t = ext::make_task([this] { complete(); }, prio_);
+            // LOOM_CRITICAL_PATH: a dataflow many others wait for runs first.
+            if (prio_ == priority::normal && ext::critical_path_enabled()) {
+                if (const unsigned level = ext::critical_level(this->dependents())) {
+                    t->prio = priority::high;
+                    t->level = static_cast<std::uint8_t>(level);
+                }
+            }
+            ext::submit(t);
         }
     }
 

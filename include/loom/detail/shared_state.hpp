@@ -84,11 +84,18 @@ public:
 
     /// Runs `t` (a continuation task) when the state is ready: now if it already is.
     void add_continuation(ext::task* t) noexcept {
+        count_dependent();
         if (!ready_.add(t)) ext::submit(t);
     }
     /// Registers `n` to fire inline when the state becomes ready; returns false (and
     /// registers nothing) if it is ready already.
-    bool add_callback(callback_node* n) noexcept { return ready_.add(n); }
+    bool add_callback(callback_node* n) noexcept {
+        count_dependent();
+        return ready_.add(n);
+    }
+    /// Continuations and callbacks registered so far (saturating; a hint: two racing
+    /// registrations may count once). What LOOM_CRITICAL_PATH ranks a dataflow by.
+    [[nodiscard]] unsigned dependents() const noexcept { return dependents_.load(std::memory_order_relaxed); }
 
     /// promise side: claims the right to set the result once.
     bool claim() noexcept {
@@ -114,7 +121,16 @@ protected:
     std::atomic<std::uint32_t> refs_;
     status status_ = status::pending;  // written before ready_.set(), read after
     std::atomic<std::uint8_t> flags_{0};
+    std::atomic<std::uint16_t> dependents_{0};  // in the padding before exc_
     std::exception_ptr exc_;
+
+private:
+    // A load and a store, not a read-modify-write: this runs for every continuation,
+    // and an undercount when two threads register at once only blurs a hint.
+    void count_dependent() noexcept {
+        const std::uint16_t n = dependents_.load(std::memory_order_relaxed);
+        if (n != UINT16_MAX) dependents_.store(static_cast<std::uint16_t>(n + 1), std::memory_order_relaxed);
+    }
 };
 
 template <class T>

@@ -83,6 +83,22 @@ LOOM_EXPORT void push_local(task* t) noexcept;
 LOOM_EXPORT bool run_if_on_top(task* t) noexcept;
 /// Lets other ready work run: a task re-queues itself behind the work available now.
 LOOM_EXPORT void yield() noexcept;
+/// True while a high-priority task is queued in the pool (a relaxed hint). A waiting
+/// task that runs its own queued children inline (pop_local) should stop doing so and
+/// wait through the scheduler instead, which takes high-priority work first.
+LOOM_EXPORT bool high_priority_pending() noexcept;
+
+// ---- automatic critical-path priority (docs/configuration.md, LOOM_CRITICAL_PATH) ---
+
+/// True when LOOM_CRITICAL_PATH switched the automatic priority of dependent tasks on
+/// (read once). Off by default.
+LOOM_EXPORT bool critical_path_enabled() noexcept;
+/// For a dependent task about to be queued with `successors` tasks waiting for it:
+/// the high-priority level to give it (1-255, more successors higher), or 0 to leave
+/// it as it is. Critical: at least two successors and at least twice the mean of the
+/// dependent tasks ranked recently (a task that releases many others is where the
+/// graph narrows). Every call also feeds the mean.
+LOOM_EXPORT unsigned critical_level(unsigned successors) noexcept;
 
 // ---- waiting ---------------------------------------------------------------------
 

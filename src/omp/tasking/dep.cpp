@@ -132,6 +132,21 @@ void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
         e->next = head;
     } while (!p->succ.compare_exchange_weak(head, e, std::memory_order_acq_rel,
                                             std::memory_order_acquire));
+    // Only the parent adds edges: a load and a store, no read-modify-write.
+    p->nsucc.store(p->nsucc.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
+// LOOM_CRITICAL_PATH: a task that becomes ready with many successors waiting for it
+// is queued as high priority (critical_path.cpp says which). Tasks the program gave
+// a priority keep it. Called before the task is queued, by whoever made it ready.
+void rank_ready(depnode* dn) noexcept {
+    if (!ext::critical_path_enabled()) return;
+    ext::task* rec = dn->task;
+    if (!rec || rec->prio != loom::priority::normal) return;
+    if (const unsigned level = ext::critical_level(dn->nsucc.load(std::memory_order_relaxed))) {
+        rec->prio = loom::priority::high;
+        rec->level = static_cast<std::uint8_t>(level);
+    }
 }
 
 void edges_from(const std::vector<depnode*>& v, depnode* me, depnode* last_all, std::uint64_t pass) {
@@ -333,6 +348,7 @@ void task_done(ext::task* rec) noexcept {
         depnode* to = e->to;  // e is `to`'s memory: not touched after the count below
         if (to->npred.fetch_sub(1, std::memory_order_acq_rel) == 1) {
             if (to->task) {
+                rank_ready(to);
                 make_ready(to->task);
             } else {
                 to->waiter->notify();
@@ -364,7 +380,10 @@ void task_spawn_with_deps(kmp_task_t* kt, kmp_int32 ndeps, kmp_depend_info* dep_
     rec->user |= u_deps;
     process(hash_of(h), dn, items, true);
     launch(h, rec, true);  // counted; queued below or by the last predecessor
-    if (dn->npred.fetch_sub(1, std::memory_order_acq_rel) == 1) start_counted(h, rec);
+    if (dn->npred.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        rank_ready(dn);
+        start_counted(h, rec);
+    }
 }
 
 void wait_deps(kmp_int32 ndeps, kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,

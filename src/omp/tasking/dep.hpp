@@ -44,6 +44,9 @@ struct depnode {
     // time a dependence chain moved between workers). Written by the parent only.
     std::uint32_t edges_used = 0;
     std::uint32_t blocks = 0;         // edge blocks made (more_edges, newest first)
+    // Successors linked to this node so far: written by the parent (add_edge), read
+    // when the task becomes ready, for the automatic critical-path priority.
+    std::atomic<std::uint32_t> nsucc{0};
     edge_block* more_edges = nullptr;
     edge own_edges[inline_edges];
 

@@ -453,7 +453,11 @@ void run_included(const here& h, ext::task* rec) {
     execute(rec, true, false);
 }
 
+// Not while high-priority work is queued: the waiter then parks (or yields) and the
+// worker's scheduler chooses, highest priority first; running our normal children
+// inline here would put them before a priority(p) task or a critical one.
 bool help_one(node* owner) {
+    if (ext::high_priority_pending()) return false;
     ext::task* t = ext::pop_local();
     if (!t) return false;
     bool mine = false;
