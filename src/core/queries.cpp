@@ -46,4 +46,14 @@ std::vector<unsigned> worker_place(unsigned w) {
     return p->place(w);
 }
 
+std::vector<unsigned> worker_victims(unsigned w) {
+    core::pool* p = core::current_pool();
+    if (!p || w >= p->size()) return {};
+    const auto& v = p->victims(w);
+    std::vector<unsigned> out;
+    for (unsigned x : v)
+        if (x < p->size()) out.push_back(x);
+    return out;
+}
+
 }  // namespace loom::ext

@@ -5,7 +5,13 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <numeric>
+#include <string>
+
+#include "config.hpp"
+#include "machine.hpp"
 
 namespace loom::core {
 
@@ -42,7 +48,10 @@ void remember_unbound_mask(const std::vector<unsigned>& cpus) {
     g_unbound_known = true;
 }
 
+// The calling thread's mask, read anew for every pool (a fork child, a mask the
+// program changed between pools); every processor of a simulated machine.
 std::vector<unsigned> allowed_cpus() {
+    if (the_machine().simulated) return usable_machine_cpus();
     cpu_set_t set;
     CPU_ZERO(&set);
     std::vector<unsigned> cpus;
@@ -92,6 +101,62 @@ std::vector<unsigned> cpus_of(hwloc_obj_t o, const std::vector<unsigned>& cpus) 
     return out;
 }
 
+// The NUMA node holding `o`'s first processor (hwloc 2 keeps NUMA nodes beside the
+// processor tree, so they are found by cpuset), or -1.
+int numa_index(hwloc_topology_t topo, hwloc_obj_t o) {
+    const int first = hwloc_bitmap_first(o->cpuset);
+    if (first < 0) return -1;
+    const int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    for (int i = 0; i < n; ++i) {
+        hwloc_obj_t node = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i));
+        if (node->cpuset && hwloc_bitmap_isset(node->cpuset, static_cast<unsigned>(first))) return i;
+    }
+    return -1;
+}
+
+// LOOM_MAPPING: compact (default) fills the places in machine order, so W workers on a
+// machine of more cores all sit in the first NUMA domains; numa-balanced gives each
+// NUMA domain an equal share (the first W mod D domains one more), workers numbered
+// domain by domain, each share the first places of its domain: the memory bandwidth
+// of every domain is used and a worker's nearest victims stay in its domain.
+bool numa_balanced_requested() {
+    const char* raw = std::getenv("LOOM_MAPPING");
+    if (!raw) return false;
+    std::string v;
+    for (const char* c = raw; *c; ++c) v += static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
+    if (v == "numa-balanced" || v == "numa_balanced") return true;
+    if (v != "compact") warn_bad_value("LOOM_MAPPING", raw, "is not compact or numa-balanced", "compact");
+    return false;
+}
+
+std::vector<hwloc_obj_t> numa_balanced(hwloc_topology_t topo, const std::vector<hwloc_obj_t>& objs,
+                                       unsigned workers) {
+    std::vector<int> domains;
+    std::vector<std::vector<hwloc_obj_t>> by_domain;
+    for (hwloc_obj_t o : objs) {
+        const int d = numa_index(topo, o);
+        auto it = std::find(domains.begin(), domains.end(), d);
+        if (it == domains.end()) {
+            domains.push_back(d);
+            by_domain.emplace_back();
+            it = domains.end() - 1;
+        }
+        by_domain[static_cast<std::size_t>(it - domains.begin())].push_back(o);
+    }
+    const std::size_t n = by_domain.size();
+    if (n <= 1 || workers >= objs.size()) return objs;  // nothing to balance
+    std::vector<hwloc_obj_t> out;
+    for (std::size_t d = 0; d < n; ++d) {
+        std::size_t share = workers / n + (d < workers % n ? 1 : 0);
+        share = std::min(share, by_domain[d].size());
+        out.insert(out.end(), by_domain[d].begin(), by_domain[d].begin() + static_cast<long>(share));
+    }
+    // A domain smaller than its share leaves workers over: the remaining places follow.
+    for (hwloc_obj_t o : objs)
+        if (out.size() < workers && std::find(out.begin(), out.end(), o) == out.end()) out.push_back(o);
+    return out;
+}
+
 // Depth of the deepest common ancestor: larger means nearer.
 int closeness(hwloc_topology_t topo, hwloc_obj_t a, hwloc_obj_t b) {
     if (!a || !b) return 0;
@@ -111,6 +176,7 @@ topology::topology(unsigned workers, std::vector<unsigned> cpus_in)
     std::vector<hwloc_obj_t> objs;
     if (hwloc_topology_init(&hw_->topo) == 0 && hwloc_topology_load(hw_->topo) == 0) {
         objs = candidate_objs(hw_->topo, cpus, workers);
+        if (numa_balanced_requested()) objs = numa_balanced(hw_->topo, objs, workers);
     } else if (hw_->topo) {
         hwloc_topology_destroy(hw_->topo);
         hw_->topo = nullptr;
@@ -143,6 +209,7 @@ topology::~topology() = default;
 
 bool topology::bind_current_thread(unsigned worker) const {
     const auto& place = places_.at(worker);
+    if (the_machine().simulated) return true;  // computed and reported, never applied
     cpu_set_t set;
     CPU_ZERO(&set);
     for (unsigned c : place) CPU_SET(c, &set);

@@ -162,5 +162,7 @@ LOOM_EXPORT std::vector<worker_stats> stats();
 
 /// The place (list of OS processor ids) worker `w` is bound to; empty if unpinned.
 LOOM_EXPORT std::vector<unsigned> worker_place(unsigned w);
+/// The workers worker `w` steals from, in the order it tries them (nearest first).
+LOOM_EXPORT std::vector<unsigned> worker_victims(unsigned w);
 
 }  // namespace loom::ext

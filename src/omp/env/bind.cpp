@@ -47,14 +47,7 @@ int teams_policy() {
     return policy;
 }
 
-bool set_mask(const std::vector<int>& cpus) {
-    if (cpus.empty()) return false;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    for (int c : cpus)
-        if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
-    return sched_setaffinity(0, sizeof set, &set) == 0;
-}
+bool set_mask(const std::vector<int>& cpus) { return set_thread_mask(cpus); }
 
 // The place whose processors are exactly the thread's mask, or -1.
 int place_by_mask() {

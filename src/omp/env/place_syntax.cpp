@@ -8,10 +8,35 @@
 
 #include "env/env_text.hpp"
 #include "env/places.hpp"
+#include "loom/ext/machine.hpp"
 
 namespace loom::omp {
 
+namespace {
+// On a simulated machine (ext::machine_is_simulated) nothing is bound: the mask a
+// binding would have given the thread is kept here, and reported as its mask.
+thread_local std::vector<int> t_simulated_mask;
+}  // namespace
+
+bool set_thread_mask(const std::vector<int>& cpus) {
+    if (cpus.empty()) return false;
+    if (ext::machine_is_simulated()) {
+        t_simulated_mask = cpus;
+        std::sort(t_simulated_mask.begin(), t_simulated_mask.end());
+        return true;
+    }
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : cpus)
+        if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
+    return sched_setaffinity(0, sizeof set, &set) == 0;
+}
+
 std::vector<int> thread_cpus() {
+    if (ext::machine_is_simulated()) {
+        if (!t_simulated_mask.empty()) return t_simulated_mask;
+        return available_cpus();
+    }
     std::vector<int> cpus;
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -24,9 +49,13 @@ std::vector<int> thread_cpus() {
 // Read once, the first time asked, which is at the latest when the library is loaded
 // (below), before anything of loom binds a thread: what the process may use stays what
 // it was then (libomp's full mask, read at its start-up).
+// The core's machine description is the one source (ext/machine.hpp): its usable
+// processors, read at the same moment.
 std::vector<int> available_cpus() {
     static const std::vector<int> cpus = [] {
-        std::vector<int> v = thread_cpus();
+        std::vector<int> v;
+        for (const ext::cpu_position& p : ext::machine_cpus()) v.push_back(static_cast<int>(p.cpu));
+        std::sort(v.begin(), v.end());
         if (v.empty()) v.push_back(0);
         return v;
     }();
@@ -112,7 +141,18 @@ bool parse_places(const std::string& text, std::vector<std::vector<int>>& out) {
     items.push_back(cur);
     for (const std::string& raw : items) {
         std::string item = trim(raw);
-        if (!item.empty() && item[0] == '!') return false;  // place exclusion unsupported
+        // "!place" (OpenMP 5.2 place-interval): drops every place listed so far that
+        // holds the same processors.
+        if (!item.empty() && item[0] == '!') {
+            std::vector<int> gone;
+            if (!parse_place(item.substr(1), gone)) return false;
+            std::sort(gone.begin(), gone.end());
+            std::erase_if(out, [&](std::vector<int> p) {
+                std::sort(p.begin(), p.end());
+                return p == gone;
+            });
+            continue;
+        }
         std::size_t close = item.find('}');
         if (close == std::string::npos) return false;
         std::vector<int> place;

@@ -1,10 +1,10 @@
-// Topology for OpenMP places (sysfs), KMP_HW_SUBSET and the abstract place lists.
+// Topology for OpenMP places (the core's hwloc description), KMP_HW_SUBSET and the
+// abstract place lists.
 #include "env/places.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <string>
 #include <tuple>
@@ -12,53 +12,23 @@
 
 #include "env/env.hpp"
 #include "env/env_text.hpp"
+#include "loom/ext/machine.hpp"
 
 namespace loom::omp {
 
 namespace {
 
-int read_sys_int(const std::string& path, int fallback) {
-    std::ifstream f(path);
-    int v;
-    return f >> v ? v : fallback;
-}
-
-int numa_node_of(int cpu) {
-    for (int n = 0; n < 1024; ++n) {
-        std::ifstream f("/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/node" +
-                        std::to_string(n) + "/cpulist");
-        if (f) return n;
-    }
-    return 0;
-}
-
-// Usable CPUs numbered by socket, core and thread (dense indexes in that order).
+// Usable CPUs numbered by socket, core and thread: the core's description.
 std::vector<cpu_info> machine_cpus() {
-    struct raw {
-        int pkg, core_id, cpu;
-    };
-    std::vector<raw> rs;
-    for (int c : available_cpus()) {
-        std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(c) + "/topology/";
-        rs.push_back({read_sys_int(base + "physical_package_id", 0),
-                      read_sys_int(base + "core_id", c), c});
-    }
-    std::sort(rs.begin(), rs.end(), [](const raw& a, const raw& b) {
-        return std::tie(a.pkg, a.core_id, a.cpu) < std::tie(b.pkg, b.core_id, b.cpu);
-    });
     std::vector<cpu_info> out;
-    for (std::size_t i = 0; i < rs.size(); ++i) {
+    for (const ext::cpu_position& p : ext::machine_cpus()) {
         cpu_info ci;
-        ci.cpu = rs[i].cpu;
-        ci.numa = numa_node_of(rs[i].cpu);
-        if (i > 0) {
-            const cpu_info& p = out.back();
-            bool same_pkg = rs[i].pkg == rs[i - 1].pkg;
-            bool same_core = same_pkg && rs[i].core_id == rs[i - 1].core_id;
-            ci.socket = same_pkg ? p.socket : p.socket + 1;
-            ci.core = same_core ? p.core : p.core + 1;
-            ci.thread = same_core ? p.thread + 1 : 0;
-        }
+        ci.cpu = static_cast<int>(p.cpu);
+        ci.socket = static_cast<int>(p.socket);
+        ci.core = static_cast<int>(p.core);
+        ci.thread = static_cast<int>(p.thread);
+        ci.numa = static_cast<int>(p.numa);
+        ci.llc = static_cast<int>(p.llc);
         out.push_back(ci);
     }
     return out;
@@ -177,8 +147,9 @@ std::vector<std::vector<int>> abstract_places(const std::string& name,
     int (*key)(const cpu_info&) = nullptr;
     if (name == "threads") key = [](const cpu_info& c) { return c.cpu; };
     else if (name == "cores") key = [](const cpu_info& c) { return c.core; };
-    // Without cache information every socket counts as one last-level cache.
-    else if (name == "sockets" || name == "ll_caches") key = [](const cpu_info& c) { return c.socket; };
+    else if (name == "sockets") key = [](const cpu_info& c) { return c.socket; };
+    // Without cache information (hwloc found none) each socket counts as one.
+    else if (name == "ll_caches") key = [](const cpu_info& c) { return c.llc; };
     else if (name == "numa_domains") key = [](const cpu_info& c) { return c.numa; };
     else return {};
     std::vector<std::vector<int>> out;

@@ -1,5 +1,6 @@
 // The machine as OpenMP places see it: the CPUs this process may use with their socket,
-// core and hardware-thread numbers (Linux sysfs), restricted by KMP_HW_SUBSET, and the
+// core and hardware-thread numbers (the core's hwloc description, ext/machine.hpp),
+// restricted by KMP_HW_SUBSET, and the
 // abstract place lists (threads, cores, sockets, ...) built from them. Also the
 // KMP_AFFINITY settings that decide places and binding when OMP_PLACES is not set.
 #pragma once
@@ -15,7 +16,8 @@ struct cpu_info {
     int socket = 0;   // index of its socket (0, 1, ...)
     int core = 0;     // index of its core within the machine
     int thread = 0;   // index within its core
-    int numa = 0;     // NUMA node id
+    int numa = 0;     // NUMA domain index
+    int llc = 0;      // last-level cache index
 };
 
 /// The usable CPUs in socket, core, thread order, after KMP_HW_SUBSET (parsed on the
@@ -35,8 +37,12 @@ bool apply_hw_subset(const std::string& text, std::vector<cpu_info>& cpus);
 /// Parses an OMP_PLACES value; returns false if malformed (place_syntax.cpp).
 bool parse_places(const std::string& text, std::vector<std::vector<int>>& out);
 /// The CPUs the calling thread may run on (its affinity mask), in increasing order;
-/// empty if the mask cannot be read.
+/// empty if the mask cannot be read. On a simulated machine: the mask its last
+/// binding would have set (else every processor).
 std::vector<int> thread_cpus();
+/// Binds the calling thread to `cpus` (on a simulated machine: records the mask
+/// only). False if empty or the OS refused.
+bool set_thread_mask(const std::vector<int>& cpus);
 /// The CPUs this process may run on, in increasing order: the mask of the thread that
 /// loaded the library, read at load, before loom binds any thread; {0} if it cannot be
 /// read.

@@ -165,10 +165,7 @@ std::string cpu_list(const std::vector<int>& cpus) {
 void bind_helper(int index, kmp_int32 gtid, const affinity_setting& a) {
     std::vector<int> cpus = g_process_cpus;
     if (!a.proclist.empty()) cpus = {a.proclist[static_cast<std::size_t>(index) % a.proclist.size()]};
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    for (int c : cpus) CPU_SET(c, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0) {
+    if (!set_thread_mask(cpus)) {
         warn("KMP_HIDDEN_HELPER_AFFINITY: cannot bind helper %d to OS proc set %s; it stays unbound",
              gtid, cpu_list(cpus).c_str());
         return;
