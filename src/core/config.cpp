@@ -170,6 +170,7 @@ config resolve_config(const ext::pool_options& opts) {
     c.num_threads = resolve_threads(opts);
     c.stack_size = resolve_stack(opts);
     c.spin_us = resolve_spin(opts);
+    c.spin_adaptive = opts.spin_us < 0 && env("LOOM_SPIN_US") == nullptr;
     c.pin_workers = resolve_pin(opts);
     c.cpus = usable_cpus();
     return c;

@@ -15,6 +15,9 @@ struct config {
     unsigned num_threads = 1;
     std::size_t stack_size = std::size_t{1} << 20;
     long spin_us = 100;
+    /// The spin budget adapts below spin_us (spin_policy.hpp) unless LOOM_SPIN_US or the
+    /// pool's options (an OpenMP wait setting) fixed it.
+    bool spin_adaptive = true;
     bool pin_workers = false;
     unsigned cpus = 1;  // usable_cpus() when resolved: more workers than this oversubscribe
 };

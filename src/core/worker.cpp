@@ -19,7 +19,8 @@ constexpr auto prio_index(priority p) { return static_cast<unsigned>(p); }
 worker* this_worker() noexcept { return t_worker; }
 void set_this_worker(worker* w) noexcept { t_worker = w; }
 
-worker::worker(pool& p, unsigned i) : owner(p), index(i), rng(0x9E3779B97F4A7C15ULL * (i + 1)) {}
+worker::worker(pool& p, unsigned i)
+    : owner(p), index(i), rng(0x9E3779B97F4A7C15ULL * (i + 1)), spin(p.cfg.spin_us * 1000) {}
 
 worker::~worker() {
     for (fiber* f : fiber_cache) fiber::destroy(f);
@@ -167,8 +168,11 @@ ext::task* worker::find_work() noexcept {
         }
     }
     using clock = std::chrono::steady_clock;
-    const auto budget = std::chrono::microseconds(owner.cfg.spin_us);
+    const auto idle_since = clock::now();
+    bool slept = false;
     for (;;) {
+        const auto budget = std::chrono::nanoseconds(
+            owner.cfg.spin_adaptive ? spin.budget_ns : owner.cfg.spin_us * 1000);
         auto start = clock::now();
         owner.serve_timers(steady_ns(start));
         for (unsigned round = 0;; ++round) {
@@ -178,6 +182,8 @@ ext::task* worker::find_work() noexcept {
             if (owner.abandoned.load(std::memory_order_acquire)) owner.hold_forever();
             if (ext::task* t = try_get()) {
                 owner.keep_timers_watched();
+                if (owner.cfg.spin_adaptive)
+                    spin.record(std::chrono::nanoseconds(clock::now() - idle_since).count(), slept);
                 return t;
             }
             // Not only before sleeping: with a long spin budget (KMP_BLOCKTIME=1000 gives
@@ -199,6 +205,7 @@ ext::task* worker::find_work() noexcept {
             }
         }
         sleep();
+        slept = true;
     }
 }
 

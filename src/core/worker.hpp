@@ -14,6 +14,7 @@
 #include "loom/ext/task.hpp"
 #include "mailbox.hpp"
 #include "record_cache.hpp"
+#include "spin_policy.hpp"
 #include "trace.hpp"
 
 namespace loom::core {
@@ -54,6 +55,7 @@ public:
     std::vector<fiber*> fiber_cache;  // idle fibers ready to restart
     record_cache records;             // free task records (task_pool.cpp)
     std::uint64_t rng = 0;
+    spin_policy spin;  // the idle spin budget when it adapts (config::spin_adaptive)
 
     worker_counters counters;
     trace_track trace;   // LOOM_TRACE events of this worker's track (trace.hpp)
