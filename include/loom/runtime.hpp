@@ -50,6 +50,19 @@ LOOM_EXPORT unsigned num_threads();
 /// Index of the worker the caller runs on, -1 outside the pool. Ask again after any
 /// point where a task may have been suspended: it may have moved.
 LOOM_EXPORT int this_worker() noexcept;
+/// HPX's name for the number of OS threads in the pool: the workers, slot 0 included.
+/// As num_threads(), it starts the pool if none runs (loom's runtime is always
+/// available; HPX instead reports an error before hpx::init).
+inline std::size_t get_os_thread_count() { return num_threads(); }
+/// HPX's get_worker_thread_num(): the zero-based index of the worker running the
+/// caller, below get_os_thread_count(). As HPX documents, a caller outside the pool
+/// gets -1, which in the std::size_t return type is std::size_t(-1). The main thread
+/// that a pool of two or more workers adopted as slot 0 answers 0 (it is a worker).
+/// Ask again after any suspension point: the task may have moved.
+inline std::size_t get_worker_thread_num() noexcept {
+    const int w = this_worker();
+    return w < 0 ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(w);
+}
 /// A snapshot of every worker's counters (empty if the pool is not running).
 LOOM_EXPORT std::vector<worker_stats> stats();
 /// The counters of all workers added up.

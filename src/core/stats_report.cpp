@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -27,7 +28,9 @@ struct totals {
     unsigned max_workers = 0;
 };
 
-bool g_on = false;
+// Written at load (LOOM_STATS) or by enable_stats_report; read by the threads that
+// archive and report. Relaxed: g_lock orders the data it guards.
+std::atomic<bool> g_on{false};
 std::mutex g_lock;
 totals g_totals;
 std::chrono::steady_clock::time_point g_start;
@@ -71,6 +74,14 @@ std::vector<std::string (*)()>& sources() {
     return *s;
 }
 
+// Under g_lock. The first call notes the start time and the energy counters.
+void start_measuring() {
+    if (g_on.load(std::memory_order_relaxed)) return;
+    g_start = std::chrono::steady_clock::now();
+    find_rapl();
+    g_on.store(true, std::memory_order_relaxed);
+}
+
 std::vector<std::string> extra_stats_lines() {
     std::vector<std::string> lines;
     for (auto* source : sources()) lines.push_back(source());
@@ -84,20 +95,19 @@ void stats_configure() noexcept {
     std::call_once(once, [] {
         const char* v = std::getenv("LOOM_STATS");
         if (!v || !*v || std::string(v) == "0" || std::string(v) == "false") return;
-        g_on = true;
-        g_start = std::chrono::steady_clock::now();
-        find_rapl();
+        std::lock_guard guard(g_lock);
+        start_measuring();
     });
 }
 
 void stats_archive(const pool& p) noexcept {
-    if (!g_on) return;
+    if (!g_on.load(std::memory_order_relaxed)) return;
     std::lock_guard guard(g_lock);
     add(g_totals, p);
 }
 
 void stats_report(const pool* live) noexcept {
-    if (!g_on) return;
+    if (!g_on.load(std::memory_order_relaxed)) return;
     std::lock_guard guard(g_lock);
     totals t = g_totals;
     if (live) add(t, *live);
@@ -135,6 +145,12 @@ void stats_report(const pool* live) noexcept {
 }  // namespace loom::core
 
 namespace loom::ext {
+
+void enable_stats_report() noexcept {
+    core::stats_configure();  // LOOM_STATS first: its start time wins
+    std::lock_guard guard(core::g_lock);
+    core::start_measuring();
+}
 
 void add_stats_source(std::string (*source)()) {
     std::lock_guard guard(core::g_lock);

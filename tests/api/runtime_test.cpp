@@ -43,3 +43,17 @@ TEST(Runtime, StatsCountTasks) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Runtime, HpxThreadQueries) {
+    EXPECT_EQ(loom::get_os_thread_count(), std::size_t{loom::num_threads()});
+    const std::size_t in_task = loom::async([] { return loom::get_worker_thread_num(); }).get();
+    EXPECT_LT(in_task, loom::get_os_thread_count());
+    // HPX documents -1 for a caller outside the runtime: std::size_t(-1).
+    std::size_t outside = 0;
+    std::thread([&] { outside = loom::get_worker_thread_num(); }).join();
+    EXPECT_EQ(outside, static_cast<std::size_t>(-1));
+}
+
+}  // namespace

@@ -160,6 +160,12 @@ struct worker_stats {
 /// A snapshot of every worker's counters (empty if the pool is not running).
 LOOM_EXPORT std::vector<worker_stats> stats();
 
+/// Turns the LOOM_STATS summary on, as if LOOM_STATS=1 had been set when the library
+/// loaded (loom::init's --loom:print-counters): it is printed on stderr at exit. Wall
+/// time and energy count from this call unless LOOM_STATS already had it on. Call it
+/// before the pool starts, so that every pool's counters are included.
+LOOM_EXPORT void enable_stats_report() noexcept;
+
 /// The place (list of OS processor ids) worker `w` is bound to; empty if unpinned.
 LOOM_EXPORT std::vector<unsigned> worker_place(unsigned w);
 /// The workers worker `w` steals from, in the order it tries them (nearest first).
