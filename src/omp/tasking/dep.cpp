@@ -349,7 +349,7 @@ void task_done(ext::task* rec) noexcept {
         if (to->npred.fetch_sub(1, std::memory_order_acq_rel) == 1) {
             if (to->task) {
                 rank_ready(to);
-                make_ready(to->task);
+                make_ready_after(rec, to->task);
             } else {
                 to->waiter->notify();
             }

@@ -391,6 +391,26 @@ int runner_for(ext::task* rec, int w) noexcept {
 // the task goes through a mailbox: this worker's, or a member's (runner_for).
 }  // namespace
 
+// Continuation bypass: when the task run_entry runs completes and makes a dependent
+// task ready, that successor runs next on this thread without a queue round trip (a
+// deque push, a wake-up fence, a pop, and the mailbox hop every queued task takes
+// before it first runs) -- as TBB's continuation bypass and the hand-written Task
+// Bench graph do. Only one successor per completion; the others are queued, where
+// idle workers steal them. Thread-local: the record run_entry executes on this
+// thread (armed), and the successor kept for it. A task that parked meanwhile may
+// find the slot re-armed by another run_entry on this thread; then it queues as
+// usual.
+namespace {
+thread_local ext::task* t_bypass_from = nullptr;
+thread_local ext::task* t_bypass_next = nullptr;
+
+// Whether `rec` may run on worker `w` without asking anyone (runner_for can wait).
+bool runs_here(ext::task* rec, int w) noexcept {
+    team* tm = data_of(rec)->root->tm;
+    return !tm || member_on(tm, w) != nullptr;
+}
+}  // namespace
+
 void run_entry(ext::task* rec) noexcept {
     if (!(rec->flags & f_bounced)) {
         int w = ext::current_worker();
@@ -400,7 +420,21 @@ void run_entry(ext::task* rec) noexcept {
             return;
         }
     }
-    execute(rec, false, true);
+    for (;;) {
+        t_bypass_from = rec;
+        execute(rec, false, true);
+        ext::task* next = t_bypass_next;
+        t_bypass_next = nullptr;
+        t_bypass_from = nullptr;
+        if (!next) return;
+        const int w = ext::current_worker();
+        if (w < 0 || !runs_here(next, w)) {
+            create_detail::queue_task(next);
+            return;
+        }
+        next->flags |= f_bounced;  // on the worker that ran its predecessor: tied here
+        rec = next;
+    }
 }
 
 void complete(ext::task* rec, bool owner_inline) noexcept {
@@ -444,6 +478,15 @@ void complete(ext::task* rec, bool owner_inline) noexcept {
 void discard(ext::task* rec) noexcept { free_record(rec); }
 
 void make_ready(ext::task* rec) noexcept { create_detail::queue_task(rec); }
+
+void make_ready_after(ext::task* done, ext::task* rec) noexcept {
+    if (done == t_bypass_from && t_bypass_next == nullptr && rec->prio == loom::priority::normal &&
+        (rec->user & u_helper) == 0 && !ext::high_priority_pending()) {
+        t_bypass_next = rec;  // run_entry runs it once `done` has finished completing
+        return;
+    }
+    create_detail::queue_task(rec);
+}
 
 void run_included(const here& h, ext::task* rec) {
     node* p = parent_node(rec);

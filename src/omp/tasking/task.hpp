@@ -255,6 +255,10 @@ inline void launch(const here& h, ext::task* rec, bool hold);
 void run_entry(ext::task* rec) noexcept;
 /// Queues a task whose predecessors all completed (dep.cpp).
 void make_ready(ext::task* rec) noexcept;
+/// As make_ready, for a task whose last predecessor `done` completes now: when `done`
+/// is the task run_entry runs on this thread, the first such successor runs next
+/// here instead (continuation bypass, task.cpp).
+void make_ready_after(ext::task* done, ext::task* rec) noexcept;
 /// Starts a task that launch() counted with `hold` once it is ready: here when it is
 /// included (final, team of one), else queued.
 void start_counted(const here& h, ext::task* rec);
