@@ -135,9 +135,14 @@ inline constexpr bool sends_stopped =
 
 // ---- concepts ----------------------------------------------------------------------------
 
+namespace detail {
 template <class S>
-inline constexpr bool enable_sender = requires { typename S::sender_concept; } &&
-                                      std::derived_from<typename S::sender_concept, sender_t>;
+concept declares_sender = requires { typename S::sender_concept; } &&
+                          std::derived_from<typename S::sender_concept, sender_t>;
+}  // namespace detail
+
+template <class S>
+inline constexpr bool enable_sender = detail::declares_sender<S>;
 
 template <class S>
 concept sender = enable_sender<std::remove_cvref_t<S>> &&

@@ -27,6 +27,7 @@
 
 #include "loom/detail/sender_concepts.hpp"
 #include "loom/detail/sender_storage.hpp"
+#include "loom/detail/sender_variant.hpp"
 #include "loom/stop_token.hpp"
 
 namespace loom::execution::experimental {
@@ -41,6 +42,7 @@ template <>
 struct one_value_list<type_list<>> {
     static constexpr bool count_ok = true;
     static constexpr bool has_value = false;
+    static constexpr bool nothrow_store = true;
     using storage = std::optional<std::tuple<>>;
     using decayed = type_list<>;
 };
@@ -298,5 +300,15 @@ struct when_all_t {
 
 /// when_all(sndrs...): every child's values together, or the first error, or stopped.
 inline constexpr when_all_t when_all{};
+
+/// when_all_with_variant(sndrs...): when_all of senders with several value signatures,
+/// each child's values as one variant (into_variant).
+struct when_all_with_variant_t {
+    template <sender... S>
+    auto operator()(S&&... s) const {
+        return when_all(into_variant(std::forward<S>(s))...);
+    }
+};
+inline constexpr when_all_with_variant_t when_all_with_variant{};
 
 }  // namespace loom::execution::experimental
