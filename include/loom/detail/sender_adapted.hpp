@@ -67,7 +67,8 @@ public:
     using sender_concept = sender_t;
     using completion_signatures = Sigs;
 
-    adapted_sender(S s, Handler h) : sndr_(std::move(s)), handler_(std::move(h)) {}
+    template <class S2>
+    adapted_sender(S2&& s, Handler h) : sndr_(std::forward<S2>(s)), handler_(std::move(h)) {}
 
     template <receiver R>
     adapted_operation<S, std::decay_t<R>, Handler> connect(R&& r) && {

@@ -76,7 +76,9 @@ public:
                            experimental::completion_signatures<set_error_t(std::exception_ptr), set_stopped_t()>>,
         merge_signatures_t<child_sigs, experimental::completion_signatures<set_error_t(std::exception_ptr)>>>;
 
-    bulk_sender(S s, Shape shape, F f) : sndr_(std::move(s)), shape_(shape), fn_(std::move(f)) {}
+    template <class S2, class F2>
+    bulk_sender(S2&& s, Shape shape, F2&& f)
+        : sndr_(std::forward<S2>(s)), shape_(shape), fn_(std::forward<F2>(f)) {}
 
     template <class CvS, class R>
     class operation {

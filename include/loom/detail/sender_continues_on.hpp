@@ -50,7 +50,8 @@ public:
         merge_signatures_t<transform_signatures_t<child_sigs, decayed_signature>, storing_error_signatures<child_sigs>,
                            hop_signatures_t<Sch>>;
 
-    continues_on_sender(S s, Sch sch) : sndr_(std::move(s)), sch_(std::move(sch)) {}
+    template <class S2>
+    continues_on_sender(S2&& s, Sch sch) : sndr_(std::forward<S2>(s)), sch_(std::move(sch)) {}
 
     template <class CvS, class R>
     class operation {
@@ -132,7 +133,8 @@ public:
     using sender_concept = sender_t;
     using completion_signatures = merge_signatures_t<completion_signatures_of_t<S>, hop_signatures_t<Sch>>;
 
-    starts_on_sender(Sch sch, S s) : sch_(std::move(sch)), sndr_(std::move(s)) {}
+    template <class S2>
+    starts_on_sender(Sch sch, S2&& s) : sch_(std::move(sch)), sndr_(std::forward<S2>(s)) {}
 
     template <class CvS, class R>
     class operation {

@@ -97,7 +97,8 @@ public:
         merge_signatures_t<transform_signatures_t<child_sigs, sig::template apply>,
                            experimental::completion_signatures<set_error_t(std::exception_ptr)>>;
 
-    let_sender(S s, F f) : sndr_(std::move(s)), fn_(std::move(f)) {}
+    template <class S2, class F2>
+    let_sender(S2&& s, F2&& f) : sndr_(std::forward<S2>(s)), fn_(std::forward<F2>(f)) {}
 
     template <class CvS, class R>
     class operation {

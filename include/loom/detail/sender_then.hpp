@@ -78,7 +78,8 @@ public:
     using sender_concept = sender_t;
     using completion_signatures = typename then_completions<Tag, F, completion_signatures_of_t<S>>::type;
 
-    then_sender(S s, F f) : sndr_(std::move(s)), fn_(std::move(f)) {}
+    template <class S2, class F2>
+    then_sender(S2&& s, F2&& f) : sndr_(std::forward<S2>(s)), fn_(std::forward<F2>(f)) {}
 
     template <class CvS, class R>
     class operation {
