@@ -47,11 +47,14 @@ struct any_receiver_ref {
     template <class... As>
         requires(sizeof...(As) == sizeof...(Ts)) && (std::constructible_from<Ts, As> && ...)
     void set_value(As&&... as) && noexcept {
+        std::exception_ptr error;
         try {
             base->value(std::forward<As>(as)...);
+            return;
         } catch (...) {  // a conversion to Ts threw
-            base->error(std::current_exception());
+            error = std::current_exception();
         }
+        base->error(std::move(error));
     }
     template <class E>
     void set_error(E&& e) && noexcept {

@@ -119,22 +119,23 @@ public:
     private:
         template <class... As>
         void run_here(As&&... as) noexcept {
-            try {
+            complete_or_send_error(std::move(rcvr_), [&] {
                 for (Shape i = 0; i < shape_; ++i) std::invoke(fn_, i, as...);
-            } catch (...) {
-                experimental::set_error(std::move(rcvr_), std::current_exception());
-                return;
-            }
-            experimental::set_value(std::move(rcvr_), std::forward<As>(as)...);
+                experimental::set_value(std::move(rcvr_), std::forward<As>(as)...);
+            });
         }
 
         template <class... As>
         void run_parallel(As&&... as) noexcept {
             using values_t = std::tuple<std::decay_t<As>...>;
+            std::exception_ptr error;
             try {
                 values_.template emplace<values_t>(std::forward<As>(as)...);
             } catch (...) {
-                experimental::set_error(std::move(rcvr_), std::current_exception());
+                error = std::current_exception();
+            }
+            if (error) {
+                experimental::set_error(std::move(rcvr_), std::move(error));
                 return;
             }
             const Shape n = shape_ > 0 ? shape_ : Shape(0);

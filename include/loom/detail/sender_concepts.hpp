@@ -210,6 +210,22 @@ std::exception_ptr as_exception_ptr(E&& e) noexcept {
     }
 }
 
+/// Runs body(), which completes `r`; if it throws instead, sends the exception with
+/// set_error. The receiver is completed after the catch block has ended: a handler still
+/// open while the receiver runs would drop its hold on the exception object only after
+/// the receiver may have handed the exception_ptr to another thread.
+template <class R, class Body>
+void complete_or_send_error(R&& r, Body&& body) noexcept {
+    std::exception_ptr error;
+    try {
+        std::forward<Body>(body)();
+        return;
+    } catch (...) {
+        error = std::current_exception();
+    }
+    set_error(std::forward<R>(r), std::move(error));
+}
+
 /// S const& for an lvalue connect, S for an rvalue one: what the child is connected as.
 template <class Self, class S>
 using member_t = std::conditional_t<std::is_lvalue_reference_v<Self>, const S&, S>;

@@ -191,6 +191,7 @@ public:
 private:
     template <class... As>
     void set_values(As&&... as) noexcept {
+        std::exception_ptr error;
         try {
             if constexpr (std::is_void_v<T>) {
                 this->set_value();
@@ -200,8 +201,9 @@ private:
                 this->set_value(T(std::forward<As>(as)...));
             }
         } catch (...) {
-            this->set_exception(std::current_exception());
+            error = std::current_exception();  // published after the handler has ended
         }
+        if (error) this->set_exception(std::move(error));
         this->release();  // may free the frame, this operation with it: nothing after
     }
     void finish(std::exception_ptr e) noexcept {

@@ -152,7 +152,7 @@ public:
         template <class T, class... As>
         void complete(T tag, As&&... as) noexcept {
             if constexpr (std::is_same_v<T, Tag>) {
-                try {
+                complete_or_send_error(std::move(rcvr_), [&] {
                     using args_t = std::tuple<std::decay_t<As>...>;
                     auto& args = args_.template emplace<args_t>(std::forward<As>(as)...);
                     using Sndr = std::invoke_result_t<F, std::decay_t<As>&...>;
@@ -160,9 +160,7 @@ public:
                         return experimental::connect(std::apply(std::move(fn_), args), result_receiver{this});
                     });
                     experimental::start(op);
-                } catch (...) {
-                    experimental::set_error(std::move(rcvr_), std::current_exception());
-                }
+                });
             } else {
                 tag(std::move(rcvr_), std::forward<As>(as)...);
             }

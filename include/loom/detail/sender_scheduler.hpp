@@ -45,10 +45,14 @@ public:
                 return;
             }
             ext::task* t = nullptr;
+            std::exception_ptr error;
             try {
                 t = ext::allocate_task();
             } catch (...) {
-                experimental::set_error(std::move(rcvr_), std::current_exception());
+                error = std::current_exception();
+            }
+            if (t == nullptr) {
+                experimental::set_error(std::move(rcvr_), std::move(error));
                 return;
             }
             t->prio = prio_;

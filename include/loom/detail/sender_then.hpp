@@ -60,15 +60,18 @@ struct then_completions<Tag, F, completion_signatures<Sigs...>> {
 template <class R, class F, class... As>
 void send_result(R&& r, F&& f, As&&... as) noexcept {
     using Ret = std::invoke_result_t<F, As...>;
-    try {
+    auto body = [&] {
         if constexpr (std::is_void_v<Ret>) {
             std::invoke(std::forward<F>(f), std::forward<As>(as)...);
             set_value(std::forward<R>(r));
         } else {
             set_value(std::forward<R>(r), std::invoke(std::forward<F>(f), std::forward<As>(as)...));
         }
-    } catch (...) {
-        if constexpr (!std::is_nothrow_invocable_v<F, As...>) set_error(std::forward<R>(r), std::current_exception());
+    };
+    if constexpr (std::is_nothrow_invocable_v<F, As...>) {
+        body();
+    } else {
+        complete_or_send_error(std::forward<R>(r), body);
     }
 }
 

@@ -43,12 +43,10 @@ struct into_variant_handler {
     template <class Tag, class R, class... As>
     void operator()(Tag tag, R&& r, As&&... as) const noexcept {
         if constexpr (std::is_same_v<Tag, set_value_t>) {
-            try {
+            complete_or_send_error(std::forward<R>(r), [&] {
                 set_value(std::forward<R>(r),
                           variant_type(std::in_place_type<decayed_tuple<As...>>, std::forward<As>(as)...));
-            } catch (...) {
-                set_error(std::forward<R>(r), std::current_exception());
-            }
+            });
         } else {
             tag(std::forward<R>(r), std::forward<As>(as)...);
         }
@@ -86,11 +84,9 @@ struct stopped_as_optional_handler {
     template <class Tag, class R, class... As>
     void operator()(Tag tag, R&& r, As&&... as) const noexcept {
         if constexpr (std::is_same_v<Tag, set_value_t>) {
-            try {
+            complete_or_send_error(std::forward<R>(r), [&] {
                 set_value(std::forward<R>(r), optional_type(std::in_place, std::forward<As>(as)...));
-            } catch (...) {
-                set_error(std::forward<R>(r), std::current_exception());
-            }
+            });
         } else if constexpr (std::is_same_v<Tag, set_stopped_t>) {
             set_value(std::forward<R>(r), optional_type());
         } else {

@@ -196,15 +196,19 @@ public:
         template <std::size_t I, class... As>
         void on_value(As&&... as) noexcept {
             using info = child_values<std::tuple_element_t<I, std::tuple<std::remove_cvref_t<CvS>...>>>;
-            if constexpr (info::has_value) {
+            if constexpr (info::has_value && !nothrow_copies) {
+                std::exception_ptr failure;
                 try {
                     std::get<I>(values_).emplace(std::forward<As>(as)...);
                 } catch (...) {
-                    if constexpr (!nothrow_copies) {
-                        on_error(std::current_exception());
-                        return;
-                    }
+                    failure = std::current_exception();
                 }
+                if (failure) {
+                    on_error(std::move(failure));
+                    return;
+                }
+            } else if constexpr (info::has_value) {
+                std::get<I>(values_).emplace(std::forward<As>(as)...);
             }
             arrive();
         }
