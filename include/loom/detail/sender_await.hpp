@@ -102,12 +102,13 @@ public:
 
     template <class P>
     bool await_suspend(std::coroutine_handle<P> h) {
-        experimental::start(op_);
-        if (phase_.load(std::memory_order_acquire) == completed) return false;  // done inside start()
+        // Taken before start: once the operation runs, nothing here may throw (the
+        // frame's own record for loom's coroutines, so no allocation there).
         ext::task* t = ::loom::detail::resumption_task(h);
         resume_ = t;
+        experimental::start(op_);
         if (phase_.exchange(suspended, std::memory_order_acq_rel) == completed) {
-            discard_resumption(h, t);  // completed meanwhile: go on here
+            discard_resumption(h, t);  // completed inside start() or meanwhile: go on here
             return false;
         }
         return true;  // the coroutine (and this awaiter) may be gone from here on

@@ -126,6 +126,7 @@ public:
     template <receiver R>
         requires Shared
     operation<std::decay_t<R>> connect(R&& r) const& {
+        LOOM_CHECK_USAGE(st_ != nullptr, "connect of a moved-from future sender");
         st_->add_ref();
         return {st_, std::forward<R>(r)};
     }
