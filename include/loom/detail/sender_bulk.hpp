@@ -204,7 +204,7 @@ public:
 
         R rcvr_;
         Shape shape_;
-        F fn_;
+        [[no_unique_address]] F fn_;
         [[no_unique_address]] std::conditional_t<Parallel, typename bulk_values<child_sigs>::type, no_values> values_;
         Shape chunk_size_ = 1;
         Shape chunks_ = 0;
@@ -231,7 +231,7 @@ public:
 private:
     S sndr_;
     Shape shape_;
-    F fn_;
+    [[no_unique_address]] F fn_;
 };
 
 template <class P>

@@ -122,7 +122,7 @@ public:
 
 private:
     S sndr_;
-    Sch sch_;
+    [[no_unique_address]] Sch sch_;
 };
 
 // ---- starts_on ------------------------------------------------------------------------------
@@ -185,7 +185,7 @@ public:
 
     private:
         R rcvr_;
-        Sch sch_;
+        [[no_unique_address]] Sch sch_;
         connect_result_t<schedule_result_t<const Sch&>, hop_receiver> hop_;
         connect_result_t<CvS, child_receiver> child_;
     };
@@ -203,7 +203,7 @@ public:
     [[nodiscard]] scheduler_attributes<Sch> get_env() const noexcept { return {sch_}; }
 
 private:
-    Sch sch_;
+    [[no_unique_address]] Sch sch_;
     S sndr_;
 };
 

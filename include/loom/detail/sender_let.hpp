@@ -167,7 +167,7 @@ public:
         }
 
         R rcvr_;
-        F fn_;
+        [[no_unique_address]] F fn_;
         arg_variant args_;
         typename list_to_op_slot<result_senders, result_op>::type second_;
         connect_result_t<CvS, child_receiver> child_;
@@ -185,7 +185,7 @@ public:
 
 private:
     S sndr_;
-    F fn_;
+    [[no_unique_address]] F fn_;
 };
 
 template <class Tag>

@@ -125,7 +125,7 @@ public:
         }
 
         R rcvr_;
-        F fn_;
+        [[no_unique_address]] F fn_;
         connect_result_t<CvS, child_receiver> child_;
     };
 
@@ -143,7 +143,7 @@ public:
 
 private:
     S sndr_;
-    F fn_;
+    [[no_unique_address]] F fn_;
 };
 
 template <class Tag>
