@@ -20,6 +20,8 @@
 #include "loom/ranges.hpp"
 #include "loom/runtime.hpp"
 #include "loom/semaphore.hpp"
+#include "loom/sender.hpp"
+#include "loom/stop_token.hpp"
 #include "loom/task_group.hpp"
 #include "loom/unwrapping.hpp"
 #include "loom/when_all.hpp"
