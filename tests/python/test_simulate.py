@@ -255,3 +255,73 @@ def tile_cholesky_graph(nt):
             for n in range(k + 1, m):
                 add("gemm", 6, False, [(m, k), (n, k)], [(m, n)])
     return tg.from_costs(costs, edges, panel=panel, kinds=kinds)
+
+
+# --- a graph recorded by bench/cholesky, and the report section ----------------------------
+
+def recorded():
+    from conftest import FIXTURES
+    return FIXTURES / "graph-cholesky-nt4.json"
+
+
+def test_recorded_cholesky_graph_has_the_benchmarks_dependences():
+    g = tg.load(recorded())
+    assert g.meta["bench"] == "cholesky" and g.meta["nt"] == 4
+    assert len(g) == 20                       # nt + nt(nt-1) + nt(nt-1)(nt+1)/6 ... by kind:
+    kinds = [t.kind for t in g.tasks]
+    assert kinds.count("potrf") == 4 and kinds.count("trsm") == 6
+    assert kinds.count("syrk") == 6 and kinds.count("gemm") == 4
+    by_name = {(t.kind, t.tile): t.id for t in g.tasks}
+    # potrf(1) waits for syrk on tile (1,1) of step 0; trsm(2,0) for potrf(0).
+    assert by_name[("syrk", (1, 1, 0))] in g.pred[by_name[("potrf", (1, 1, 1))]]
+    assert g.pred[by_name[("trsm", (2, 0, 0))]] == [by_name[("potrf", (0, 0, 0))]]
+    assert all(t.thread >= 0 and t.cost_ns > 0 for t in g.tasks)
+    assert [t.panel for t in g.tasks] == [k in ("potrf", "trsm") for k in kinds]
+
+
+def test_report_section_shows_the_simulation_and_gantt(tmp_path):
+    from loom_bench import simreport
+    from loom_bench.results import Document
+    entry = {"bench": "cholesky", "n": 256, "nb": 64, "workers": [16, 64],
+             "graphs": {"gnu-omp": str(recorded())}, "errors": {"llvm-omp": "exit status 1"}}
+    entry["simulation"] = simreport.summarize(tg.load(recorded()), [16, 64])
+    doc = Document(mode="quick", created="", argv=[], machine={}, config={}, benchmarks=[],
+                   broken_manifests=[], cells=[], simulations=[entry])
+    text = "\n".join(simreport.section(doc, tmp_path))
+    assert "## Simulated at 16 and 64 workers" in text
+    assert "A simulation, not a measurement" in text
+    assert "| 64 |" in text and "automatic critical path" in text
+    assert "recording on `llvm-omp` failed: exit status 1" in text
+    assert (tmp_path / "gantt-cholesky-gnu-omp.png").exists()
+    for row in entry["simulation"]["rows"]:
+        for ratio in row["ratio"].values():
+            assert ratio >= 1.0 - 1e-9
+
+
+def test_simulate_command_line(capsys):
+    from loom_bench import cli
+    assert cli.main(["simulate", str(recorded()), "--workers", "4,16"]) == 0
+    out = capsys.readouterr().out
+    assert "a simulation" in out and "critical path" in out
+    with pytest.raises(SystemExit):
+        cli.main(["simulate", str(recorded()), "--workers", "x"])
+
+
+def test_simulate_command_line_rejects_bad_graph(tmp_path, capsys):
+    from loom_bench import cli
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "other"}')
+    assert cli.main(["simulate", str(bad)]) == 2
+    assert "not a task graph" in capsys.readouterr().err
+
+
+def test_tile_manifests_ask_for_a_simulation():
+    from conftest import REPO
+    from loom_bench import manifest
+    for name in ("cholesky", "lu", "qr"):
+        m = manifest.load(REPO / "bench" / name / "manifest.toml")
+        assert m.simulate == {"n": 2048, "nb": 128, "workers": [16, 64]}
+    with pytest.raises(manifest.ManifestError, match="workers"):
+        manifest._parse_simulate({"n": 8, "nb": 4, "workers": [0]})
+    with pytest.raises(manifest.ManifestError, match="unknown key"):
+        manifest._parse_simulate({"n": 8, "nb": 4, "threads": 2})
