@@ -39,27 +39,44 @@ void cholesky(lb::TileMatrix& a, const lb::TileOptions& opt) {
   const long nt = a.nt();
   const int nb = int(a.nb());
   const int panel = opt.priority ? 1 : 0;
+  lb::TaskGraph& g = *opt.graph;
 #pragma omp parallel
 #pragma omp single
   for (long k = 0; k < nt; ++k) {
     double* akk = a.tile(k, k);
+    lb::GraphTask* r = g.add("potrf", k, k, k, true, {}, {akk});
 #pragma omp task depend(inout : akk[0]) priority(panel)
-    potrf(akk, nb);
+    {
+      lb::TaskTimer timer(g, r);
+      potrf(akk, nb);
+    }
     for (long m = k + 1; m < nt; ++m) {
       double* amk = a.tile(m, k);
+      r = g.add("trsm", m, k, k, true, {akk}, {amk});
 #pragma omp task depend(in : akk[0]) depend(inout : amk[0]) priority(panel)
-      trsm(akk, amk, nb);
+      {
+        lb::TaskTimer timer(g, r);
+        trsm(akk, amk, nb);
+      }
     }
     for (long m = k + 1; m < nt; ++m) {
       double* amk = a.tile(m, k);
       double* amm = a.tile(m, m);
+      r = g.add("syrk", m, m, k, false, {amk}, {amm});
 #pragma omp task depend(in : amk[0]) depend(inout : amm[0])
-      syrk(amk, amm, nb);
+      {
+        lb::TaskTimer timer(g, r);
+        syrk(amk, amm, nb);
+      }
       for (long n = k + 1; n < m; ++n) {
         double* ank = a.tile(n, k);
         double* amn = a.tile(m, n);
+        r = g.add("gemm", m, n, k, false, {amk, ank}, {amn});
 #pragma omp task depend(in : amk[0], ank[0]) depend(inout : amn[0])
-        gemm(amk, ank, amn, nb);
+        {
+          lb::TaskTimer timer(g, r);
+          gemm(amk, ank, amn, nb);
+        }
       }
     }
   }

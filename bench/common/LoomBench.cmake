@@ -109,6 +109,16 @@ function(_loom_bench_test workload suffix exe)
                        ENVIRONMENT "${LOOM_BENCH_TEST_ENV}" TIMEOUT 120 LABELS bench)
 endfunction()
 
+# The same run writing its task graph (--record-graph), for the tile benchmarks: the
+# result must still verify with the recording on.
+function(_loom_bench_graph_test workload suffix exe)
+  set(test bench.${workload}.${suffix}.record_graph)
+  add_test(NAME ${test} COMMAND ${exe} ${ARGN}
+           --record-graph ${CMAKE_CURRENT_BINARY_DIR}/graph-${suffix}.json)
+  set_tests_properties(${test} PROPERTIES ENVIRONMENT "${LOOM_BENCH_TEST_ENV}" TIMEOUT 120
+                       LABELS bench)
+endfunction()
+
 # Both kinds of executable below land in <build>/bench/<workload>/bin/, the paths the
 # manifests name. (Not in <build>/bench/<workload>/ itself: Ninja also names each
 # target by its folder, bench/<workload>/<target>, and a custom command's output
@@ -155,11 +165,12 @@ function(_loom_bench_foreign_exe name source system compiler compiler_kind)
 endfunction()
 
 # loom_bench_openmp(<workload> <source> [LIBS <files>...] [INCLUDES <dirs>...]
-#                   [TEST_ARGS <args>...])
+#                   [TEST_ARGS <args>...] [GRAPH_TEST])
 # Builds bench_<workload>_clang (system llvm-omp) and bench_<workload>_gcc (system
-# gnu-omp) from one OpenMP source, each with a CTest verification run.
+# gnu-omp) from one OpenMP source, each with a CTest verification run (GRAPH_TEST:
+# and one more with --record-graph).
 function(loom_bench_openmp workload source)
-  cmake_parse_arguments(A "" "" "LIBS;INCLUDES;TEST_ARGS" ${ARGN})
+  cmake_parse_arguments(A "GRAPH_TEST" "" "LIBS;INCLUDES;TEST_ARGS" ${ARGN})
   foreach(variant CLANG GCC)
     string(TOLOWER ${variant} suffix)
     set(name bench_${workload}_${suffix})
@@ -171,12 +182,18 @@ function(loom_bench_openmp workload source)
     if(LOOM_BENCH_${variant}_MODE STREQUAL "NATIVE")
       _loom_bench_native_exe(${name} ${source} ${system} LIBS ${A_LIBS} INCLUDES ${A_INCLUDES}
                              FLAGS -fopenmp)
-      _loom_bench_test(${workload} ${suffix} $<TARGET_FILE:${name}> ${A_TEST_ARGS})
+      set(exe $<TARGET_FILE:${name}>)
+      _loom_bench_test(${workload} ${suffix} ${exe} ${A_TEST_ARGS})
     elseif(LOOM_BENCH_${variant}_MODE STREQUAL "FOREIGN")
       _loom_bench_foreign_exe(${name} ${source} ${system} ${LOOM_BENCH_${variant}_PATH} ${variant}
                               LIBS ${A_LIBS} INCLUDES ${A_INCLUDES} FLAGS -fopenmp)
-      _loom_bench_test(${workload} ${suffix} ${CMAKE_CURRENT_BINARY_DIR}/bin/${name}
-                       ${A_TEST_ARGS})
+      set(exe ${CMAKE_CURRENT_BINARY_DIR}/bin/${name})
+      _loom_bench_test(${workload} ${suffix} ${exe} ${A_TEST_ARGS})
+    else()
+      continue()
+    endif()
+    if(A_GRAPH_TEST)
+      _loom_bench_graph_test(${workload} ${suffix} ${exe} ${A_TEST_ARGS})
     endif()
   endforeach()
 endfunction()

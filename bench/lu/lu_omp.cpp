@@ -66,29 +66,46 @@ void lu(lb::TileMatrix& a, const lb::TileOptions& opt) {
   const long nt = a.nt();
   const int nb = int(a.nb());
   const int panel = opt.priority ? 1 : 0;
+  lb::TaskGraph& g = *opt.graph;
 #pragma omp parallel
 #pragma omp single
   for (long k = 0; k < nt; ++k) {
     double* akk = a.tile(k, k);
+    lb::GraphTask* r = g.add("getrf", k, k, k, true, {}, {akk});
 #pragma omp task depend(inout : akk[0]) priority(panel)
-    getrf_nopiv(akk, nb);
+    {
+      lb::TaskTimer timer(g, r);
+      getrf_nopiv(akk, nb);
+    }
     for (long n = k + 1; n < nt; ++n) {
       double* akn = a.tile(k, n);
+      r = g.add("trsm_row", k, n, k, true, {akk}, {akn});
 #pragma omp task depend(in : akk[0]) depend(inout : akn[0]) priority(panel)
-      trsm_row(akk, akn, nb);
+      {
+        lb::TaskTimer timer(g, r);
+        trsm_row(akk, akn, nb);
+      }
     }
     for (long m = k + 1; m < nt; ++m) {
       double* amk = a.tile(m, k);
+      r = g.add("trsm_col", m, k, k, true, {akk}, {amk});
 #pragma omp task depend(in : akk[0]) depend(inout : amk[0]) priority(panel)
-      trsm_col(akk, amk, nb);
+      {
+        lb::TaskTimer timer(g, r);
+        trsm_col(akk, amk, nb);
+      }
     }
     for (long m = k + 1; m < nt; ++m) {
       for (long n = k + 1; n < nt; ++n) {
         double* amk = a.tile(m, k);
         double* akn = a.tile(k, n);
         double* amn = a.tile(m, n);
+        r = g.add("gemm", m, n, k, false, {amk, akn}, {amn});
 #pragma omp task depend(in : amk[0], akn[0]) depend(inout : amn[0])
-        gemm(amk, akn, amn, nb);
+        {
+          lb::TaskTimer timer(g, r);
+          gemm(amk, akn, amn, nb);
+        }
       }
     }
   }

@@ -68,29 +68,46 @@ void qr(lb::TileMatrix& a, const lb::TileOptions& opt) {
   std::vector<double> t(size_t(nt * nt * t_size));
   std::vector<char> v_token(static_cast<size_t>(nt));
   auto tile_t = [&](long m, long k) { return t.data() + size_t((k * nt + m) * t_size); };
+  lb::TaskGraph& g = *opt.graph;
 #pragma omp parallel
 #pragma omp single
   for (long k = 0; k < nt; ++k) {
     double* akk = a.tile(k, k);
     double* tkk = tile_t(k, k);
-    [[maybe_unused]] char* vkk = &v_token[size_t(k)];  // only named in depend clauses
+    [[maybe_unused]] char* vkk = &v_token[size_t(k)];  // only a dependence token
+    lb::GraphTask* r = g.add("geqrt", k, k, k, true, {}, {akk, vkk, tkk});
 #pragma omp task depend(inout : akk[0]) depend(out : vkk[0], tkk[0]) priority(panel)
-    geqrt(akk, tkk, nb);
+    {
+      lb::TaskTimer timer(g, r);
+      geqrt(akk, tkk, nb);
+    }
     for (long n = k + 1; n < nt; ++n) {
       double* akn = a.tile(k, n);
+      r = g.add("gemqrt", k, n, k, false, {vkk, tkk}, {akn});
 #pragma omp task depend(in : vkk[0], tkk[0]) depend(inout : akn[0])
-      gemqrt(akk, tkk, akn, nb);
+      {
+        lb::TaskTimer timer(g, r);
+        gemqrt(akk, tkk, akn, nb);
+      }
     }
     for (long m = k + 1; m < nt; ++m) {
       double* amk = a.tile(m, k);
       double* tmk = tile_t(m, k);
+      r = g.add("tpqrt", m, k, k, true, {}, {akk, amk, tmk});
 #pragma omp task depend(inout : akk[0], amk[0]) depend(out : tmk[0]) priority(panel)
-      tpqrt(akk, amk, tmk, nb);
+      {
+        lb::TaskTimer timer(g, r);
+        tpqrt(akk, amk, tmk, nb);
+      }
       for (long n = k + 1; n < nt; ++n) {
         double* akn = a.tile(k, n);
         double* amn = a.tile(m, n);
+        r = g.add("tpmqrt", m, n, k, false, {amk, tmk}, {akn, amn});
 #pragma omp task depend(in : amk[0], tmk[0]) depend(inout : akn[0], amn[0])
-        tpmqrt(amk, tmk, akn, amn, nb);
+        {
+          lb::TaskTimer timer(g, r);
+          tpmqrt(amk, tmk, akn, amn, nb);
+        }
       }
     }
   }

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from . import budget as budget_mod
-from . import machine, manifest, plan, progress, report, results, runner
+from . import machine, manifest, plan, progress, report, results, runner, sim_cli, simreport
 from .energy import POWERCAP_ROOT, EnergyMeter
 from .results import FAILED, SKIPPED, CellResult, Document
 from .systems import SYSTEMS
@@ -27,6 +27,8 @@ REPO = Path(__file__).resolve().parents[2]
 # of compiling on 2 cores) before this command starts, all inside the 15-minute promise.
 QUICK_BUDGET_S = 600.0
 DEFAULT_REPEATS = {"quick": 1, "full": 3}
+# One recording run per system of each [simulate] manifest, and the simulations.
+SIMULATE_ESTIMATE_S = 20.0
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -85,6 +87,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
+    raw = list(sys.argv[1:] if argv is None else argv)
+    if raw[:1] == ["simulate"]:
+        return sim_cli.main(raw[1:])
     args = parse_args(argv)
     args.raw_argv = list(sys.argv[1:] if argv is None else argv)
     args.started = started
@@ -133,13 +138,18 @@ def _run(args, ctx, manifests, broken, statuses, allowed) -> int:
     start = time.monotonic()
     for _, bench_cells in plans:
         cells += _run_benchmark(bench_cells, repeats, meter, keeper, bar)
+    simulations = []
+    if any(m.simulate for m in manifests) and keeper.fits(SIMULATE_ESTIMATE_S):
+        _err("loom-bench: recording task graphs for the simulator")
+        simulations = simreport.record(manifests, statuses, ctx, args.out or REPO / "results",
+                                       allowed, meter)
     doc = Document(
         mode=ctx.mode, created=datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         argv=args.raw_argv, config=_config(args, ctx, repeats, limit),
         machine=machine.describe(REPO, ctx.build_dir, ctx.loom_omp_dir, meter.available),
         benchmarks=[_bench_json(m, statuses[m.name], allowed) for m in manifests],
         broken_manifests=[{"path": str(b.path), "name": b.name, "error": b.error} for b in broken],
-        cells=cells, elapsed_s=time.monotonic() - start)
+        cells=cells, elapsed_s=time.monotonic() - start, simulations=simulations)
     return _write_outputs(doc, args)
 
 

@@ -27,7 +27,7 @@ DEFAULT_THREADS = [1, "max"]
 DEFAULT_ESTIMATE_S = 1.0
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _TOP_KEYS = {"name", "title", "description", "kind", "metric", "reference", "variant",
-             "params", "report", "estimate_s", "timeout_s"}
+             "params", "report", "estimate_s", "timeout_s", "simulate"}
 _VARIANT_KEYS = {"system", "binary", "args", "env", "threads"}
 # Report options per kind: option -> default ("" = required, must name a parameter).
 # [report] options whose value is a word, not a parameter name.
@@ -72,6 +72,8 @@ class Manifest:
     timeout_s: dict[str, float | None]
     reference: str | None = None
     description: str = ""
+    # [simulate]: record one task graph (--record-graph) and simulate it (simreport.py)
+    simulate: dict[str, Any] | None = None
 
     @property
     def directory(self) -> Path:
@@ -152,9 +154,31 @@ def from_dict(data: dict[str, Any], path: Path) -> Manifest:
         variants=variants, params=params, report=_parse_report(kind, data.get("report", {}), params),
         estimate_s=_per_mode(data.get("estimate_s", DEFAULT_ESTIMATE_S), "estimate_s"),
         timeout_s=_per_mode(data.get("timeout_s"), "timeout_s"),
-        reference=reference, description=str(data.get("description", "")))
+        reference=reference, description=str(data.get("description", "")),
+        simulate=_parse_simulate(data.get("simulate")))
     _check_placeholders(manifest)
     return manifest
+
+
+def _parse_simulate(table: Any) -> dict[str, Any] | None:
+    """[simulate] n, nb (the recorded run) and workers (simulated worker counts)."""
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ManifestError("[simulate] must be a table")
+    _reject_unknown(table, {"n", "nb", "workers"}, "[simulate]")
+    out: dict[str, Any] = {}
+    for key in ("n", "nb"):
+        value = table.get(key)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ManifestError(f"[simulate] {key} must be a positive integer")
+        out[key] = value
+    workers = table.get("workers", [16, 64])
+    if (not isinstance(workers, list) or not workers
+            or not all(isinstance(w, int) and not isinstance(w, bool) and w > 0 for w in workers)):
+        raise ManifestError("[simulate] workers must be a list of positive integers")
+    out["workers"] = workers
+    return out
 
 
 def _peek_name(path: Path) -> str | None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from . import metg as metg_mod
-from . import metrics, plots
+from . import metrics, plots, simreport
 from .manifest import FLOP_METRICS
 from .results import FAILED, OK, SKIPPED, CellResult, Document
 from .systems import SYSTEMS, reference_for
@@ -34,6 +34,7 @@ def write(doc: Document, out_dir: Path) -> Path:
     for bench in doc.benchmarks:
         cells = [c for c in doc.cells if c.bench == bench["name"]]
         lines += _benchmark_section(bench, cells, out_dir)
+    lines += simreport.section(doc, out_dir)
     lines += _failures(doc) + _conventions()
     path = out_dir / "report.md"
     path.write_text("\n".join(lines) + "\n")

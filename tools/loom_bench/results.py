@@ -97,6 +97,8 @@ class Document:
     cells: list[CellResult]
     elapsed_s: float = 0.0
     schema: int = SCHEMA_VERSION
+    # Recorded task graphs and their simulations (simreport.py), one entry per benchmark.
+    simulations: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -120,7 +122,8 @@ def load(path: Path) -> Document:
                     argv=data.get("argv", []), machine=data.get("machine", {}),
                     config=data.get("config", {}), benchmarks=data.get("benchmarks", []),
                     broken_manifests=data.get("broken_manifests", []), cells=cells,
-                    elapsed_s=data.get("elapsed_s", 0.0))
+                    elapsed_s=data.get("elapsed_s", 0.0),
+                    simulations=data.get("simulations", []))
 
 
 def _cell_from_json(data: dict[str, Any]) -> CellResult:
