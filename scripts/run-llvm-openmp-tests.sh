@@ -120,7 +120,7 @@ main() {
                     if [[ -f "$d/omp.h" ]]; then header_dir=$d; break; fi
                 done
             fi
-            has_ompt=False ;;
+            has_ompt=True ;;
         *) log "--runtime must be loom or libomp"; exit 2 ;;
     esac
     lib_dir=$(readlink -f "$lib_dir" 2>/dev/null || echo "$lib_dir")

@@ -459,8 +459,8 @@ typedef void (*ompt_callback_target_submit_emi_t)(ompt_scope_endpoint_t endpoint
                                                   ompt_data_t *target_data, ompt_id_t *host_op_id,
                                                   unsigned int requested_num_teams);
 
-/* The tool's entry point, looked up by the runtime (a weak symbol here: a program may
- * or may not define it). */
+/* The tool's entry point: defined by the tool (the program itself, or a library named
+ * in OMP_TOOL_LIBRARIES), looked up by the runtime. */
 __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool(
     unsigned int omp_version, const char *runtime_version);
 

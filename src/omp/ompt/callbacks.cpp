@@ -19,21 +19,21 @@ ompt_set_result_t delivery(int event) noexcept {
     case ompt_callback_implicit_task:
     case ompt_callback_sync_region:
     case ompt_callback_sync_region_wait:
-    case ompt_callback_mutex_acquire:
+        return ompt_set_always;
+    case ompt_callback_mutex_acquire:  // critical sections; not yet locks, ordered, atomic
     case ompt_callback_mutex_acquired:
     case ompt_callback_mutex_released:
-    case ompt_callback_masked:
-    case ompt_callback_lock_init:
-    case ompt_callback_lock_destroy:
-    case ompt_callback_nest_lock:
-        return ompt_set_always;
+    case ompt_callback_masked:         // gcc inlines master
     case ompt_callback_work:
     case ompt_callback_dispatch:
-    case ompt_callback_dependences:
-    case ompt_callback_task_dependence:
     case ompt_callback_cancel:
     case ompt_callback_flush:
         return ompt_set_sometimes;
+    case ompt_callback_lock_init:      // not reported yet
+    case ompt_callback_lock_destroy:
+    case ompt_callback_nest_lock:
+    case ompt_callback_dependences:
+    case ompt_callback_task_dependence:
     case ompt_callback_control_tool:
     case ompt_callback_reduction:
     case ompt_callback_error:

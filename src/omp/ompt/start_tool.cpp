@@ -189,3 +189,11 @@ void finalize_tool() noexcept {
 }
 
 }  // namespace loom::omp::ompt
+
+// A weak definition, as libomp has: a program linked against this library then exports
+// its own ompt_start_tool (the linker sees a shared library that defines the name), so
+// the search in the process finds it before this one, which starts no tool.
+extern "C" __attribute__((weak, visibility("default"))) ompt_start_tool_result_t* ompt_start_tool(
+    unsigned int, const char*) {
+    return nullptr;
+}
