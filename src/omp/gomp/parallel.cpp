@@ -39,10 +39,12 @@ int team_size() { return current_task()->nthreads; }
 
 }  // namespace loom::omp::gomp
 
+#include "ompt/ompt.hpp"
 using namespace loom::omp;
 
 // libgomp_g.h: void GOMP_parallel (void (*) (void *), void *, unsigned, unsigned).
 LOOM_OMP_API void GOMP_parallel(gomp::body_fn fn, void* data, unsigned num_threads,
                                 unsigned flags) {
+    LOOM_OMPT_STORE_RA();
     gomp::fork(fn, data, num_threads, flags);
 }

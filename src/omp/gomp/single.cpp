@@ -2,13 +2,24 @@
 // kmpc's single picks; copyprivate hands the winner's pointer to the others through
 // kmpc's light copyprivate (one team barrier).
 #include "gomp/gomp_abi.hpp"
+#include "ompt/events.hpp"
 #include "worksharing/single.hpp"
 
 using namespace loom::omp;
 using namespace loom::omp::gomp;
 
 // single.c: true for the one member that runs the block.
-LOOM_OMP_API bool GOMP_single_start() { return single_begin(current_task()); }
+// gcc calls nothing at the end of the block: the single is reported as one begin/end
+// pair when it is handed out.
+LOOM_OMP_API bool GOMP_single_start() {
+    const bool mine = single_begin(current_task());
+    if (ompt::on()) [[unlikely]] {
+        const ompt_work_t w = mine ? ompt_work_single_executor : ompt_work_single_other;
+        ompt::work(w, ompt_scope_begin, 1, LOOM_OMPT_RA);
+        ompt::work(w, ompt_scope_end, 1, LOOM_OMPT_RA);
+    }
+    return mine;
+}
 
 // single.c GOMP_single_copy_start: null for the member that runs the block (it then calls
 // GOMP_single_copy_end with its data); the others wait and get that data. gcc follows the

@@ -29,6 +29,8 @@ void** as_slot(kmp_critical_name* name) { return reinterpret_cast<void**>(name);
 }  // namespace
 }  // namespace loom::omp::gomp
 
+#include "ompt/events.hpp"
+
 using namespace loom::omp;
 using namespace loom::omp::gomp;
 
@@ -36,23 +38,35 @@ using namespace loom::omp::gomp;
 // plain barrier even when they hold `cancel for` / `cancel sections`: as libgomp's team
 // barrier (bar.c, the last arriver clears work_share_cancelled), it ends a loop or
 // sections cancellation, else the region's next loop looked cancelled too.
-LOOM_OMP_API void GOMP_barrier() { (void)cancel_barrier(current_task()); }
+LOOM_OMP_API void GOMP_barrier() {
+    LOOM_OMPT_EVENT(sync_region(ompt_sync_region_barrier_explicit, ompt_scope_begin, LOOM_OMPT_RA));
+    (void)cancel_barrier(current_task());
+    LOOM_OMPT_EVENT(sync_region(ompt_sync_region_barrier_explicit, ompt_scope_end, LOOM_OMPT_RA));
+}
 
 // barrier.c: true when the enclosing parallel region was cancelled.
 LOOM_OMP_API bool GOMP_barrier_cancel() { return cancel_barrier(current_task()); }
 
 LOOM_OMP_API void GOMP_critical_start() {
+    const auto id = reinterpret_cast<std::uintptr_t>(&unnamed_critical);
+    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_critical, 0, id, LOOM_OMPT_RA));
     critical_enter(as_slot(&unnamed_critical), sync_hint_none, "GOMP_critical_start");
+    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_critical, id, LOOM_OMPT_RA));
 }
 LOOM_OMP_API void GOMP_critical_end() {
     critical_exit(as_slot(&unnamed_critical), "GOMP_critical_end");
+    LOOM_OMPT_EVENT(mutex_released(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(&unnamed_critical),
+                                   LOOM_OMPT_RA));
 }
 
 LOOM_OMP_API void GOMP_critical_name_start(void** pptr) {
+    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_critical, 0, reinterpret_cast<std::uintptr_t>(pptr), LOOM_OMPT_RA));
     critical_enter(pptr, sync_hint_none, "GOMP_critical_name_start");
+    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(pptr), LOOM_OMPT_RA));
 }
 LOOM_OMP_API void GOMP_critical_name_end(void** pptr) {
     critical_exit(pptr, "GOMP_critical_name_end");
+    LOOM_OMPT_EVENT(mutex_released(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(pptr), LOOM_OMPT_RA));
 }
 
 // critical.c: the atomic fallback of gcc (types without a lock-free form) is one global

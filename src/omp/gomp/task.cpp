@@ -136,9 +136,12 @@ void undeferred(const gomp::task_spec& s, void** depend, void* detach) {
 
 // libgomp_g.h: void GOMP_task (void (*) (void *), void *, void (*) (void *, void *), long,
 // long, bool, unsigned, void **, int, void *).
+#include "ompt/events.hpp"
+
 LOOM_OMP_API void GOMP_task(gomp::body_fn fn, void* data, gomp::copy_fn cpyfn, long arg_size,
                             long arg_align, bool if_clause, unsigned flags, void** depend,
                             int priority, void* detach) {
+    LOOM_OMPT_STORE_RA();
     const gomp::task_spec s{fn, data, cpyfn, arg_size, arg_align, flags,
                             (flags & gomp::task_priority) ? priority : 0};
     if (!if_clause) {
@@ -156,7 +159,11 @@ LOOM_OMP_API void GOMP_task(gomp::body_fn fn, void* data, gomp::copy_fn cpyfn, l
     tasking::task_spawn(kt);
 }
 
-LOOM_OMP_API void GOMP_taskwait() { tasking::task_wait(); }
+LOOM_OMP_API void GOMP_taskwait() {
+    LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_begin, LOOM_OMPT_RA));
+    tasking::task_wait();
+    LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_end, LOOM_OMPT_RA));
+}
 
 // task.c: waits "as if it was a mergeable included task construct with empty body":
 // for the listed dependences only.

@@ -29,6 +29,8 @@
 using loom::omp::ident_t;
 using loom::omp::kmp_int32;
 
+#include "ompt/events.hpp"
+
 LOOM_OMP_API int omp_get_num_threads();
 LOOM_OMP_API int omp_get_thread_num();
 LOOM_OMP_API int omp_get_max_threads();
@@ -225,7 +227,11 @@ LOOM_OMP_API void GOMP_taskgroup_start() { open_group(current_here()); }
 
 // The chunks outlive the taskgroup: the compiler combines them after GOMP_taskgroup_end
 // and then calls GOMP_taskgroup_reduction_unregister.
-LOOM_OMP_API void GOMP_taskgroup_end() { close_group(current_here()); }
+LOOM_OMP_API void GOMP_taskgroup_end() {
+    LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskgroup, ompt_scope_begin, LOOM_OMPT_RA));
+    close_group(current_here());
+    LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskgroup, ompt_scope_end, LOOM_OMPT_RA));
+}
 
 LOOM_OMP_API void GOMP_taskgroup_reduction_register(std::uintptr_t* data) {
     here h = current_here();

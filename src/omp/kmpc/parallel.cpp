@@ -9,6 +9,7 @@
 #include "parallel/fork.hpp"
 #include "parallel/thread.hpp"
 
+#include "ompt/ompt.hpp"
 using namespace loom::omp;
 
 namespace {
@@ -24,6 +25,7 @@ void take_args(va_list ap, kmp_int32 argc, void** args) {
 }  // namespace
 
 LOOM_OMP_API void __kmpc_fork_call(ident_t* loc, kmp_int32 argc, kmpc_micro fn, ...) {
+    LOOM_OMPT_STORE_RA();
     if (loom::ext::tracing()) t_fork_psource = loc ? loc->psource : nullptr;
     void* args[max_fork_args];
     va_list ap;
@@ -36,6 +38,7 @@ LOOM_OMP_API void __kmpc_fork_call(ident_t* loc, kmp_int32 argc, kmpc_micro fn, 
 // parallel if(cond) (clang 17+): one shared-variable block, or none.
 LOOM_OMP_API void __kmpc_fork_call_if(ident_t*, kmp_int32, kmpc_micro fn, kmp_int32 cond,
                                       void* args) {
+    LOOM_OMPT_STORE_RA();
     void* a[1] = {args};
     fork_region(fn, args ? 1 : 0, a, cond != 0, 0, 0);
 }
@@ -87,7 +90,10 @@ LOOM_OMP_API void __kmpc_push_proc_bind(ident_t*, kmp_int32, kmp_int32 proc_bind
     push_proc_bind(proc_bind);
 }
 
-LOOM_OMP_API void __kmpc_serialized_parallel(ident_t*, kmp_int32) { begin_serialized_region(); }
+LOOM_OMP_API void __kmpc_serialized_parallel(ident_t*, kmp_int32) {
+    LOOM_OMPT_STORE_RA();
+    begin_serialized_region();
+}
 LOOM_OMP_API void __kmpc_end_serialized_parallel(ident_t*, kmp_int32) { end_serialized_region(); }
 
 // ---- queries ---------------------------------------------------------------------------

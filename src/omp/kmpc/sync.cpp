@@ -10,9 +10,23 @@
 #include "sync/critical.hpp"
 #include "sync/lock.hpp"
 
+#include "ompt/events.hpp"
+
 using namespace loom::omp;
 
-LOOM_OMP_API void __kmpc_barrier(ident_t*, kmp_int32) { team_barrier(current_task()); }
+namespace {
+// OMPT kind of a clang barrier: the compiler marks the implicit ones in the ident_t.
+ompt_sync_region_t barrier_kind(const ident_t* loc) {
+    return loc && (loc->flags & ident_barrier_impl) ? ompt_sync_region_barrier_implicit_workshare
+                                                     : ompt_sync_region_barrier_explicit;
+}
+}  // namespace
+
+LOOM_OMP_API void __kmpc_barrier(ident_t* loc, kmp_int32) {
+    LOOM_OMPT_EVENT(sync_region(barrier_kind(loc), ompt_scope_begin, LOOM_OMPT_RA));
+    team_barrier(current_task());
+    LOOM_OMPT_EVENT(sync_region(barrier_kind(loc), ompt_scope_end, LOOM_OMPT_RA));
+}
 
 // Split barrier: member 0 returns 1 once everybody arrived and releases the others in
 // __kmpc_end_barrier_master; the others return 0 after that release.
@@ -31,18 +45,27 @@ LOOM_OMP_API kmp_int32 __kmpc_barrier_master_nowait(ident_t*, kmp_int32) {
 
 // void __kmpc_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit)
 LOOM_OMP_API void __kmpc_critical(ident_t*, kmp_int32, kmp_critical_name* crit) {
+    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_critical, 0, reinterpret_cast<std::uintptr_t>(crit), LOOM_OMPT_RA));
     critical_enter(reinterpret_cast<void**>(crit), sync_hint_none, "__kmpc_critical");
+    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(crit), LOOM_OMPT_RA));
 }
 // void __kmpc_critical_with_hint(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit,
 //                                uintptr_t hint)   (clang passes the hint as intptr)
 LOOM_OMP_API void __kmpc_critical_with_hint(ident_t*, kmp_int32, kmp_critical_name* crit,
                                             std::uintptr_t hint) {
     // libomp reads the hint as uint32_t: ignore whatever a caller leaves above bit 31.
+    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_critical, static_cast<unsigned>(hint),
+                                  reinterpret_cast<std::uintptr_t>(crit), LOOM_OMPT_RA));
     critical_enter(reinterpret_cast<void**>(crit), hint & 0xffffffffu,
                    "__kmpc_critical_with_hint");
+    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(crit), LOOM_OMPT_RA));
 }
 LOOM_OMP_API void __kmpc_end_critical(ident_t*, kmp_int32, kmp_critical_name* crit) {
     critical_exit(reinterpret_cast<void**>(crit), "__kmpc_end_critical");
+    LOOM_OMPT_EVENT(mutex_released(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(crit), LOOM_OMPT_RA));
 }
 
-LOOM_OMP_API void __kmpc_flush(ident_t*) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+LOOM_OMP_API void __kmpc_flush(ident_t*) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    LOOM_OMPT_EVENT(flush(LOOM_OMPT_RA));
+}

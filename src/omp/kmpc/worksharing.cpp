@@ -12,14 +12,29 @@
 #include "worksharing/single.hpp"
 #include "worksharing/static_sched.hpp"
 
+#include "ompt/events.hpp"
+
 using namespace loom::omp;
+
+namespace {
+// OMPT work type of a clang loop: sections and distribute say so in the ident_t flags
+// (KMP_IDENT_WORK_SECTIONS 0x400, KMP_IDENT_WORK_DISTRIBUTE 0x800).
+ompt_work_t static_work_type(const ident_t* loc) {
+    if (loc && (loc->flags & 0x400)) return ompt_work_sections;
+    if (loc && (loc->flags & 0x800)) return ompt_work_distribute;
+    return ompt_work_loop_static;
+}
+}  // namespace
 
 // ---- static loops ---------------------------------------------------------------------
 
 #define LOOM_STATIC(SUFFIX, T, ST)                                                               \
-    LOOM_OMP_API void __kmpc_for_static_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 sched,      \
+    LOOM_OMP_API void __kmpc_for_static_init_##SUFFIX(ident_t* loc, kmp_int32, kmp_int32 sched,  \
                                                       kmp_int32* last, T* lo, T* up, ST* st,     \
                                                       ST incr, ST chunk) {                       \
+        LOOM_OMPT_EVENT(work(static_work_type(loc), ompt_scope_begin,                            \
+                             static_cast<std::uint64_t>(*up - *lo) / static_cast<std::uint64_t>(incr ? incr : 1) + 1, \
+                             LOOM_OMPT_RA));                                                     \
         for_static_init<T, ST>(current_task(), sched, last, lo, up, st, incr, chunk);            \
     }                                                                                            \
     LOOM_OMP_API void __kmpc_dist_for_static_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 sched, \
@@ -39,18 +54,31 @@ LOOM_STATIC(8, kmp_int64, kmp_int64)
 LOOM_STATIC(8u, kmp_uint64, kmp_int64)
 #undef LOOM_STATIC
 
-LOOM_OMP_API void __kmpc_for_static_fini(ident_t*, kmp_int32) {}
+LOOM_OMP_API void __kmpc_for_static_fini(ident_t* loc, kmp_int32) {
+    LOOM_OMPT_EVENT(work(static_work_type(loc), ompt_scope_end, 0, LOOM_OMPT_RA));
+}
 
 // ---- dynamic loops and ordered --------------------------------------------------------
 
 #define LOOM_DISPATCH(SUFFIX, T, ST)                                                            \
     LOOM_OMP_API void __kmpc_dispatch_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 schedule,    \
                                                     T lb, T ub, ST st, ST chunk) {             \
+        LOOM_OMPT_EVENT(work(ompt_work_loop_dynamic, ompt_scope_begin,                         \
+                             static_cast<std::uint64_t>(ub - lb) / static_cast<std::uint64_t>(st ? st : 1) + 1, \
+                             LOOM_OMPT_RA));                                                   \
         dispatch_init<T, ST>(current_task(), schedule, lb, ub, st, chunk);                     \
     }                                                                                          \
     LOOM_OMP_API int __kmpc_dispatch_next_##SUFFIX(ident_t*, kmp_int32, kmp_int32* last,       \
                                                    T* lb, T* ub, ST* st) {                     \
-        return dispatch_next<T, ST>(last, lb, ub, st);                                          \
+        const int more = dispatch_next<T, ST>(last, lb, ub, st);                               \
+        if (ompt::on()) [[unlikely]] {                                                         \
+            if (more)                                                                          \
+                ompt::dispatch(ompt_dispatch_ws_loop_chunk, static_cast<std::uint64_t>(*lb),   \
+                               static_cast<std::uint64_t>(*ub - *lb) + 1);                    \
+            else                                                                               \
+                ompt::work(ompt_work_loop_dynamic, ompt_scope_end, 0, LOOM_OMPT_RA);          \
+        }                                                                                      \
+        return more;                                                                           \
     }                                                                                          \
     LOOM_OMP_API void __kmpc_dispatch_fini_##SUFFIX(ident_t*, kmp_int32) {                     \
         dispatch_fini(current_task());                                                         \
@@ -89,19 +117,35 @@ LOOM_OMP_API void __kmpc_doacross_fini(ident_t*, kmp_int32) { doacross_end(curre
 // ---- single, master, masked, scope, copyprivate ---------------------------------------
 
 LOOM_OMP_API kmp_int32 __kmpc_single(ident_t*, kmp_int32) {
-    return single_begin(current_task()) ? 1 : 0;
+    const bool mine = single_begin(current_task());
+    if (ompt::on()) [[unlikely]] {
+        // The others' single is over at once: begin and end here.
+        ompt::work(mine ? ompt_work_single_executor : ompt_work_single_other, ompt_scope_begin, 1, LOOM_OMPT_RA);
+        if (!mine) ompt::work(ompt_work_single_other, ompt_scope_end, 1, LOOM_OMPT_RA);
+    }
+    return mine ? 1 : 0;
 }
-LOOM_OMP_API void __kmpc_end_single(ident_t*, kmp_int32) {}
+LOOM_OMP_API void __kmpc_end_single(ident_t*, kmp_int32) {
+    LOOM_OMPT_EVENT(work(ompt_work_single_executor, ompt_scope_end, 1, LOOM_OMPT_RA));
+}
 
 LOOM_OMP_API kmp_int32 __kmpc_master(ident_t*, kmp_int32) {
-    return is_masked_member(current_task(), 0) ? 1 : 0;
+    const bool mine = is_masked_member(current_task(), 0);
+    if (mine) LOOM_OMPT_EVENT(masked(ompt_scope_begin, LOOM_OMPT_RA));
+    return mine ? 1 : 0;
 }
-LOOM_OMP_API void __kmpc_end_master(ident_t*, kmp_int32) {}
+LOOM_OMP_API void __kmpc_end_master(ident_t*, kmp_int32) {
+    LOOM_OMPT_EVENT(masked(ompt_scope_end, LOOM_OMPT_RA));
+}
 
 LOOM_OMP_API kmp_int32 __kmpc_masked(ident_t*, kmp_int32, kmp_int32 filter) {
-    return is_masked_member(current_task(), filter) ? 1 : 0;
+    const bool mine = is_masked_member(current_task(), filter);
+    if (mine) LOOM_OMPT_EVENT(masked(ompt_scope_begin, LOOM_OMPT_RA));
+    return mine ? 1 : 0;
 }
-LOOM_OMP_API void __kmpc_end_masked(ident_t*, kmp_int32) {}
+LOOM_OMP_API void __kmpc_end_masked(ident_t*, kmp_int32) {
+    LOOM_OMPT_EVENT(masked(ompt_scope_end, LOOM_OMPT_RA));
+}
 
 // scope: its reductions and barrier are separate calls; nothing to do here.
 LOOM_OMP_API void __kmpc_scope(ident_t*, kmp_int32, void*) {}
@@ -142,11 +186,18 @@ LOOM_OMP_API void __kmpc_end_reduce(ident_t*, kmp_int32, kmp_critical_name*) {
 // ---- cancellation ------------------------------------------------------------------------
 
 LOOM_OMP_API kmp_int32 __kmpc_cancel(ident_t*, kmp_int32, kmp_int32 kind) {
+    // kind: 1 parallel, 2 loop, 3 sections, 4 taskgroup (kmp.h cancel_*).
+    LOOM_OMPT_EVENT(cancel(ompt_cancel_activated | (kind == 1 ? ompt_cancel_parallel : kind == 2 ? ompt_cancel_loop
+                                                  : kind == 3 ? ompt_cancel_sections : ompt_cancel_taskgroup),
+                           LOOM_OMPT_RA));
     return request_cancel(kind) ? 1 : 0;
 }
 LOOM_OMP_API kmp_int32 __kmpc_cancellationpoint(ident_t*, kmp_int32, kmp_int32 kind) {
     return cancellation_point(kind) ? 1 : 0;
 }
 LOOM_OMP_API kmp_int32 __kmpc_cancel_barrier(ident_t*, kmp_int32) {
-    return cancel_barrier(current_task()) ? 1 : 0;
+    LOOM_OMPT_EVENT(sync_region(ompt_sync_region_barrier_implicit_workshare, ompt_scope_begin, LOOM_OMPT_RA));
+    const bool cancelled = cancel_barrier(current_task());
+    LOOM_OMPT_EVENT(sync_region(ompt_sync_region_barrier_implicit_workshare, ompt_scope_end, LOOM_OMPT_RA));
+    return cancelled ? 1 : 0;
 }

@@ -14,6 +14,7 @@
 #include "parallel/claims.hpp"
 #include "parallel/promised.hpp"
 #include "parallel/fork.hpp"
+#include "ompt/events.hpp"
 #include "env/icv.hpp"
 #include "parallel/lifecycle.hpp"
 #include "loom/ext/scheduler.hpp"
@@ -303,6 +304,9 @@ void reset_team_for_region(team* t, int n) {
     reset_dispatch(t->dispatch, t->dispatch_count);
 }
 
+// OMPT flags of the regions loom forks: the runtime calls every member's outlined body.
+constexpr int ompt_flags = ompt_parallel_invoker_runtime | ompt_parallel_team;
+
 void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int argc,
                     void** args, int league_teams, const task_icvs* icvs = nullptr) {
     implicit_task child;
@@ -320,6 +324,8 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
         child.icv = parent->icv;
     else
         inherit_icvs(parent->icv, child.icv);
+    const void* ra = nullptr;
+    if (ompt::on() && !league_teams) ra = ompt::parallel_begin(parent, &child.ompt_parallel, 1, ompt_flags);
     th->current = &child;
     if (league_teams) {
         for (int j = 0; j < league_teams; ++j) {
@@ -330,12 +336,15 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
             invoke_microtask(fn, th->gtid, 0, argc, args);
         }
     } else {
+        if (ompt::on()) ompt::implicit_task_begin(&child, &child.ompt_parallel, 1);
         begin_implicit_task(&child);
         traced_slice slice(t_fork_psource);
         invoke_microtask(fn, th->gtid, 0, argc, args);
     }
     if (g_task_hooks.drain) g_task_hooks.drain(&child, true);
+    if (ompt::on() && !league_teams) ompt::implicit_task_end(&child, 1);
     th->current = parent;
+    if (ompt::on() && !league_teams) ompt::parallel_end(parent, &child.ompt_parallel, ompt_flags, ra);
 }
 
 // What __kmpc_push_num_threads* asked of the next region; the fork consumes it.
@@ -562,6 +571,8 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         t->league_thread_limit = league_teams;  // number of teams; members loop over them
     }
     set_if_changed(t->child_icvs, child);
+    // Before the start word: members report their implicit tasks with this region's data.
+    const void* ompt_ra = ompt::on() ? ompt::parallel_begin(parent, &t->ompt_parallel, n, ompt_flags) : nullptr;
     reset_team_for_region(t, m);
     set_if_changed(t->slots[0].worker, w);
     t->start_join_target = t->join_target;
@@ -575,8 +586,14 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     th->current = &mt;
     run_share(t, 0, mt, th);
     if (g_task_hooks.drain) g_task_hooks.drain(&mt, true);
+    if (ompt::on() && !t->league) ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, ompt_ra);
     join(t, &mt);
+    if (ompt::on() && !t->league) {
+        ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end, ompt_ra);
+        ompt::implicit_task_end(&mt, m);
+    }
     th->current = parent;
+    if (ompt::on()) ompt::parallel_end(parent, &t->ompt_parallel, ompt_flags, ompt_ra);
     if (parent->level == 0) end_outer_region();
 
     if (master_claimed) claims::release(static_cast<unsigned>(w));
@@ -668,7 +685,9 @@ void begin_serialized_region() {
     child->holds_claim = parent->holds_claim;
     child->worker = parent->worker;
     inherit_icvs(parent->icv, child->icv);
+    if (ompt::on()) ompt::parallel_begin(parent, &child->ompt_parallel, 1, ompt_flags);
     th->current = child;
+    if (ompt::on()) ompt::implicit_task_begin(child, &child->ompt_parallel, 1);
 }
 
 void end_serialized_region() {
@@ -676,7 +695,9 @@ void end_serialized_region() {
     implicit_task* child = th->current;
     if (child == &th->initial || child->tm != nullptr || child->parent == nullptr) return;
     if (g_task_hooks.drain) g_task_hooks.drain(child, true);
+    if (ompt::on()) ompt::implicit_task_end(child, 1);
     th->current = child->parent;
+    if (ompt::on()) ompt::parallel_end(child->parent, &child->ompt_parallel, ompt_flags, nullptr);
     delete child;
 }
 

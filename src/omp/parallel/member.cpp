@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "env/affinity.hpp"
+#include "ompt/events.hpp"
 #include "parallel/claims.hpp"
 #include "env/icv.hpp"
 #include "parallel/lifecycle.hpp"
@@ -40,6 +41,7 @@ void setup_task(team* t, int i, implicit_task& it, int worker) {
 void run_share(team* t, int i, implicit_task& it, thread_state* th) {
     if (!t->league) {
         begin_implicit_task(&it);
+        if (ompt::on()) ompt::implicit_task_begin(&it, &t->ompt_parallel, t->nthreads);
         traced_slice slice(t->trace_name);
         invoke_microtask(t->fn, th->gtid, i, t->argc, t->args);
         return;
@@ -153,6 +155,13 @@ void run_member(team* t, int i, std::uint32_t epoch) {
         th->current = &it;
         run_share(t, i, it, th);
         if (g_task_hooks.drain) g_task_hooks.drain(&it, true);
+        // The join is this member's arrival at the region's implicit barrier: it does not
+        // wait there (the master does), so the barrier is reported as passed at once.
+        if (ompt::on() && !t->league) {
+            ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, nullptr);
+            ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end, nullptr);
+            ompt::implicit_task_end(&it, t->nthreads);
+        }
         th->current = saved;
         const bool hot = t->hot;
         const std::uint32_t served = start_epoch(seen);

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "ompt/events.hpp"
 #include "tasking/hidden_helper.hpp"
 #include "parallel/team.hpp"
 
@@ -30,6 +31,7 @@ std::once_flag g_key_once;
 void release_thread(void* p) {
     auto* th = static_cast<thread_state*>(p);
     dismiss_hot_teams(th);
+    if (ompt::on()) ompt::thread_end(th);
     std::lock_guard lk(g_reg_mutex);
     if (!hidden_helper::is_held_gtid(th->gtid)) g_free_gtids.push_back(th->gtid);
     --g_live;
@@ -70,6 +72,8 @@ thread_state* register_thread(kmp_int32 held = -1) {
     }
     pthread_setspecific(g_key, th);
     tl_state = th;
+    ompt::start_tool_once();
+    if (ompt::on()) ompt::thread_registered(th);
     return th;
 }
 

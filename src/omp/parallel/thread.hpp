@@ -15,6 +15,7 @@
 
 #include "abi.hpp"
 #include "env/icv.hpp"
+#include "omp-tools.h"
 
 namespace loom::omp {
 
@@ -80,6 +81,11 @@ struct implicit_task {
     int reduce_method = 0;
     loop_state loop;
     void* tasking = nullptr;       // explicit-task context (task.cpp), made on demand
+    // OMPT (ompt/): the tool's data of this implicit task, its frame, and of the region
+    // it belongs to when that has no team record (initial task, serialized region).
+    ompt_data_t ompt_task{};
+    ompt_data_t ompt_parallel{};
+    ompt_frame_t ompt_frame{};
 };
 
 /// State of one OS thread known to the runtime.
@@ -111,6 +117,10 @@ struct thread_state {
     // this thread either, so a context on it is as tied as the native one.
     std::uintptr_t side_lo = 0;
     std::uintptr_t side_hi = 0;
+    // OMPT (ompt/): the tool's thread data and what ompt_get_state reports.
+    ompt_data_t ompt_thread{};
+    int ompt_state = 0;
+    std::uint64_t ompt_wait_id = 0;
 };
 
 /// The calling thread's state, registering the thread on first use. Not inlined on

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <new>
 
+#include "ompt/events.hpp"
 #include "tasking/dep.hpp"
 #include "tasking/hidden_helper.hpp"
 #include "env/icv.hpp"
@@ -279,6 +280,8 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     }
     if (from_loop) prev_it = &th->initial;
     tdata* prev_cur = rc->current;
+    ompt_data_t* ompt_prior = nullptr;
+    if (ompt::on()) ompt_prior = ompt::task_switch_in(prev_cur, use, d);
     rc->current = d;
     th->current = use;
     rec->flags |= f_running;
@@ -303,6 +306,7 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     if (rec->flags & f_destructors) kt->data1.destructors(th->gtid, kt);
     rec->flags &= static_cast<std::uint8_t>(~f_running);
     end_icv_scope(rec);
+    if (ompt_prior) ompt::task_switch_out(d, ompt_prior);
 
     // Tied: still on the thread that started us.
     th->current = prev_it;
@@ -574,6 +578,10 @@ void undeferred_task_begin(kmp_task_t* kt) {
     node* p = parent_node(rec);
     p->created += 1;
     release_target(rec)->unreleased += 1;
+    if (ompt::on()) {
+        ompt::task_launched(rec, true);
+        ompt::task_switch_in(h.rc->current, h.rc->it, data_of(rec));
+    }
     h.rc->current = data_of(rec);
     rec->flags |= f_running;
 }
@@ -596,6 +604,8 @@ void undeferred_task_end(kmp_task_t* kt) {
     rec->flags &= static_cast<std::uint8_t>(~f_running);
     end_icv_scope(rec);
     h.rc->current = parent_is_task(rec) ? reinterpret_cast<tdata*>(parent_node(rec)) : nullptr;
+    if (ompt::on())
+        ompt::task_switch_out(data_of(rec), h.rc->current ? ompt::task_data_of(h.rc->current) : &h.rc->it->ompt_task);
     if (rec->flags & f_destructors) kt->data1.destructors(h.th->gtid, kt);
     if (rec->user & u_detach) {
         extra* x = extra_of(rec);

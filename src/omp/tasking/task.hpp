@@ -139,6 +139,8 @@ struct extra {
     std::atomic<int> detach{0}; // 1 fulfilled, 2 body ended
     std::uintptr_t event_tag = 0;
     saved_icvs* icvs = nullptr; // set while the task's body changed ICVs
+    ompt_data_t ompt_task{};    // OMPT: the tool's data of this task (made only with a tool)
+    ompt_frame_t ompt_frame{};
 };
 
 /// The explicit-task context of one implicit task (implicit_task::tasking).

@@ -14,6 +14,7 @@
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 #include "tasking/hidden_helper.hpp"
+#include "ompt/events.hpp"
 #include "tasking/task.hpp"
 
 namespace loom::omp::tasking {
@@ -95,6 +96,7 @@ inline void queue_task(ext::task* rec) {
 inline void launch(const here& h, ext::task* rec, bool hold) {
     using namespace create_detail;
     (void)h;
+    LOOM_OMPT_EVENT(task_launched(rec, false));
     kmp_task_t* kt = ktask_of(rec);
     node* p = parent_node(rec);
     tgroup* g = rel_group(rec);

@@ -1,0 +1,181 @@
+// OMPT events of threads, parallel regions, implicit tasks, synchronisation and
+// worksharing (events.hpp). Only reached while a tool is active (ompt::on()).
+#include "ompt/events.hpp"
+
+#include <atomic>
+
+#include "loom/ext/scheduler.hpp"
+#include "parallel/team.hpp"
+#include "parallel/thread.hpp"
+
+namespace loom::omp::ompt {
+
+namespace {
+
+std::atomic<std::uint64_t> g_next_id{1};
+
+ompt_data_t* region_of(implicit_task* it) { return it->tm ? &it->tm->ompt_parallel : &it->ompt_parallel; }
+
+// What ompt_get_state reports while the calling thread waits in a region of `kind`.
+int wait_state(ompt_sync_region_t kind) {
+    switch (kind) {
+    case ompt_sync_region_barrier_implicit_parallel: return ompt_state_wait_barrier_implicit_parallel;
+    case ompt_sync_region_barrier_implicit_workshare: return ompt_state_wait_barrier_implicit_workshare;
+    case ompt_sync_region_barrier_explicit: return ompt_state_wait_barrier_explicit;
+    case ompt_sync_region_barrier_implementation: return ompt_state_wait_barrier_implementation;
+    case ompt_sync_region_barrier_teams: return ompt_state_wait_barrier_teams;
+    case ompt_sync_region_taskwait: return ompt_state_wait_taskwait;
+    case ompt_sync_region_taskgroup: return ompt_state_wait_taskgroup;
+    default: return ompt_state_wait_barrier_implicit;
+    }
+}
+
+int mutex_wait_state(ompt_mutex_t kind) {
+    switch (kind) {
+    case ompt_mutex_critical: return ompt_state_wait_critical;
+    case ompt_mutex_atomic: return ompt_state_wait_atomic;
+    case ompt_mutex_ordered: return ompt_state_wait_ordered;
+    default: return ompt_state_wait_lock;
+    }
+}
+
+constexpr unsigned mutex_impl = kmp_mutex_impl_queuing;  // futex word: waiters sleep
+
+}  // namespace
+
+std::uint64_t unique_id() noexcept { return g_next_id.fetch_add(1, std::memory_order_relaxed); }
+
+void thread_begin(thread_state* th, ompt_thread_t type) {
+    if (auto f = callback<ompt_callback_thread_begin_t>(ompt_callback_thread_begin)) f(type, &th->ompt_thread);
+}
+
+void thread_end(thread_state* th) {
+    if (auto f = callback<ompt_callback_thread_end_t>(ompt_callback_thread_end)) f(&th->ompt_thread);
+}
+
+void thread_registered(thread_state* th) {
+    if (th->gtid == 0) {
+        thread_begin(th, ompt_thread_initial);
+        initial_task(th, ompt_scope_begin);
+        return;
+    }
+    thread_begin(th, ext::current_worker() >= 0 ? ompt_thread_worker : ompt_thread_other);
+}
+
+void initial_task(thread_state* th, ompt_scope_endpoint_t endpoint) {
+    auto f = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
+    if (!f) return;
+    implicit_task& it = th->initial;
+    if (endpoint == ompt_scope_begin) f(endpoint, &it.ompt_parallel, &it.ompt_task, 1, 1, ompt_task_initial);
+    else f(endpoint, nullptr, &it.ompt_task, 0, 1, ompt_task_initial);
+}
+
+const void* parallel_begin(implicit_task* parent, ompt_data_t* pdata, int requested, int flags) {
+    const void* ra = take_return_address();
+    *pdata = ompt_data_t{};
+    if (auto f = callback<ompt_callback_parallel_begin_t>(ompt_callback_parallel_begin)) {
+        (void)parent;
+        f(current_task_data(), current_task_frame(), pdata, static_cast<unsigned>(requested), flags, ra);
+    }
+    return ra;
+}
+
+void parallel_end(implicit_task* parent, ompt_data_t* pdata, int flags, const void* ra) {
+    (void)parent;
+    if (auto f = callback<ompt_callback_parallel_end_t>(ompt_callback_parallel_end))
+        f(pdata, current_task_data(), flags, ra);
+}
+
+void implicit_task_begin(implicit_task* it, ompt_data_t* pdata, int n) {
+    it->ompt_task = ompt_data_t{};
+    it->ompt_frame = ompt_frame_t{};
+    if (auto f = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task))
+        f(ompt_scope_begin, pdata, &it->ompt_task, static_cast<unsigned>(n), static_cast<unsigned>(it->tid),
+          ompt_task_implicit);
+}
+
+void implicit_task_end(implicit_task* it, int n) {
+    // As libomp: no region data at the end (the region may be over for the others).
+    if (auto f = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task))
+        f(ompt_scope_end, nullptr, &it->ompt_task, static_cast<unsigned>(n), static_cast<unsigned>(it->tid),
+          ompt_task_implicit);
+}
+
+void sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, const void* ra) {
+    thread_state* th = this_thread();
+    ompt_data_t* pdata = region_of(th->current);
+    ompt_data_t* tdata = current_task_data();
+    auto region = callback<ompt_callback_sync_region_t>(ompt_callback_sync_region);
+    auto wait = callback<ompt_callback_sync_region_t>(ompt_callback_sync_region_wait);
+    if (endpoint == ompt_scope_begin) {
+        if (region) region(kind, endpoint, pdata, tdata, ra);
+        if (wait) wait(kind, endpoint, pdata, tdata, ra);
+        th->ompt_state = wait_state(kind);
+        th->ompt_wait_id = 0;
+    } else {
+        th->ompt_state = 0;
+        if (wait) wait(kind, endpoint, pdata, tdata, ra);
+        if (region) region(kind, endpoint, pdata, tdata, ra);
+    }
+}
+
+void mutex_acquire(ompt_mutex_t kind, unsigned hint, std::uint64_t wait_id, const void* ra) {
+    thread_state* th = this_thread();
+    th->ompt_state = mutex_wait_state(kind);
+    th->ompt_wait_id = wait_id;
+    if (auto f = callback<ompt_callback_mutex_acquire_t>(ompt_callback_mutex_acquire))
+        f(kind, hint, mutex_impl, wait_id, ra);
+}
+
+void mutex_acquired(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra) {
+    this_thread()->ompt_state = 0;
+    if (auto f = callback<ompt_callback_mutex_t>(ompt_callback_mutex_acquired)) f(kind, wait_id, ra);
+}
+
+void mutex_released(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra) {
+    if (auto f = callback<ompt_callback_mutex_t>(ompt_callback_mutex_released)) f(kind, wait_id, ra);
+}
+
+void nest_lock(ompt_scope_endpoint_t endpoint, std::uint64_t wait_id, const void* ra) {
+    if (auto f = callback<ompt_callback_nest_lock_t>(ompt_callback_nest_lock)) f(endpoint, wait_id, ra);
+}
+
+void lock_init(ompt_mutex_t kind, unsigned hint, std::uint64_t wait_id, const void* ra) {
+    if (auto f = callback<ompt_callback_mutex_acquire_t>(ompt_callback_lock_init))
+        f(kind, hint, mutex_impl, wait_id, ra);
+}
+
+void lock_destroy(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra) {
+    if (auto f = callback<ompt_callback_mutex_t>(ompt_callback_lock_destroy)) f(kind, wait_id, ra);
+}
+
+void flush(const void* ra) {
+    if (auto f = callback<ompt_callback_flush_t>(ompt_callback_flush)) f(&this_thread()->ompt_thread, ra);
+}
+
+void work(ompt_work_t type, ompt_scope_endpoint_t endpoint, std::uint64_t count, const void* ra) {
+    if (auto f = callback<ompt_callback_work_t>(ompt_callback_work))
+        f(type, endpoint, region_of(this_thread()->current), current_task_data(), count, ra);
+}
+
+void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iterations) {
+    auto f = callback<ompt_callback_dispatch_t>(ompt_callback_dispatch);
+    if (!f) return;
+    // A chunk is reported by its first iteration and its length (the spec's
+    // ompt_dispatch_chunk_t, passed by address in instance.ptr).
+    ompt_dispatch_chunk_t chunk{start, iterations};
+    ompt_data_t instance;
+    instance.ptr = &chunk;
+    f(region_of(this_thread()->current), current_task_data(), kind, instance);
+}
+
+void masked(ompt_scope_endpoint_t endpoint, const void* ra) {
+    if (auto f = callback<ompt_callback_masked_t>(ompt_callback_masked))
+        f(endpoint, region_of(this_thread()->current), current_task_data(), ra);
+}
+
+void cancel(int flags, const void* ra) {
+    if (auto f = callback<ompt_callback_cancel_t>(ompt_callback_cancel)) f(current_task_data(), flags, ra);
+}
+
+}  // namespace loom::omp::ompt

@@ -1,0 +1,84 @@
+// The OMPT event emitters: out of line, called only behind `if (ompt::on())` (ompt.hpp)
+// at the event sites of both ABIs' paths. Each finds the tool data of the thread,
+// parallel region and task concerned and calls the tool's callback if it registered
+// one. events.cpp (threads, regions, implicit tasks, synchronisation, worksharing)
+// and task_events.cpp (explicit tasks).
+#pragma once
+
+#include <cstdint>
+
+#include "ompt/ompt.hpp"
+
+namespace loom::ext {
+struct task;
+}
+namespace loom::omp {
+struct thread_state;
+struct implicit_task;
+struct team;
+namespace tasking {
+struct tdata;
+}
+}  // namespace loom::omp
+
+namespace loom::omp::ompt {
+
+// ---- threads and the initial task ---------------------------------------------------
+void thread_begin(thread_state* th, ompt_thread_t type);
+void thread_end(thread_state* th);
+/// A thread registered: thread_begin (initial, worker or other), and for the initial
+/// thread its initial task.
+void thread_registered(thread_state* th);
+/// The initial task of the initial thread (its implicit parallel region of one).
+void initial_task(thread_state* th, ompt_scope_endpoint_t endpoint);
+
+// ---- parallel regions and implicit tasks -------------------------------------------
+/// A region of `requested` threads encountered by `parent`; `pdata` is the region's
+/// tool data (a team's, or a serialized region's child task's).
+/// Returns the region's codeptr_ra, for parallel_end.
+const void* parallel_begin(implicit_task* parent, ompt_data_t* pdata, int requested, int flags);
+void parallel_end(implicit_task* parent, ompt_data_t* pdata, int flags, const void* ra);
+/// Implicit task `it` (member `it->tid` of a region of `n` threads, region data `pdata`).
+void implicit_task_begin(implicit_task* it, ompt_data_t* pdata, int n);
+void implicit_task_end(implicit_task* it, int n);
+
+// ---- synchronisation -------------------------------------------------------------------
+/// sync_region and sync_region_wait begin (or end) of `kind` in the calling task.
+void sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, const void* ra);
+void mutex_acquire(ompt_mutex_t kind, unsigned hint, std::uint64_t wait_id, const void* ra);
+void mutex_acquired(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra);
+void mutex_released(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra);
+void nest_lock(ompt_scope_endpoint_t endpoint, std::uint64_t wait_id, const void* ra);
+void lock_init(ompt_mutex_t kind, unsigned hint, std::uint64_t wait_id, const void* ra);
+void lock_destroy(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra);
+void flush(const void* ra);
+
+// ---- worksharing, masked, cancellation ----------------------------------------------
+void work(ompt_work_t type, ompt_scope_endpoint_t endpoint, std::uint64_t count, const void* ra);
+void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iterations);
+void masked(ompt_scope_endpoint_t endpoint, const void* ra);
+void cancel(int flags, const void* ra);
+
+// ---- explicit tasks (task_events.cpp) ----------------------------------------------------
+/// The tool data of the running task (explicit or implicit) of the calling thread.
+ompt_data_t* current_task_data();
+ompt_frame_t* current_task_frame();
+/// Task `d` was created by the running task.
+void task_create(tasking::tdata* d, int flags, bool has_deps, const void* ra);
+/// Switch from the running task (`from`, null: the implicit task) to `to` and back.
+void task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next);
+ompt_data_t* task_data_of(tasking::tdata* d);
+/// Task `rec` is launched (task_create); `undeferred`: if(0), run by its creator now.
+void task_launched(ext::task* rec, bool undeferred);
+/// The running context switches to explicit task `d` (which ran `prev`, null: the
+/// implicit task `it`): task_schedule; returns the prior task's data for switch_out.
+ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d);
+/// Task `d` ended (its body returned): task_schedule back to `prior`.
+void task_switch_out(tasking::tdata* d, ompt_data_t* prior);
+void dependences(tasking::tdata* d, const ompt_dependence_t* deps, int ndeps);
+void task_dependence(tasking::tdata* src, tasking::tdata* sink);
+
+/// Unique ids (ompt_get_unique_id): never 0.
+std::uint64_t unique_id() noexcept;
+
+}  // namespace loom::omp::ompt
