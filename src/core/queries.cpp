@@ -28,6 +28,20 @@ long spin_budget_us() noexcept {
     return p ? p->cfg.spin_us : -1;
 }
 
+long idle_spin_budget_us() noexcept {
+    core::pool* p = core::current_pool();
+    if (!p) return -1;
+    core::worker* w = core::this_worker_here();
+    if (!p->cfg.spin_adaptive || !w || &w->owner != p) return p->cfg.spin_us;
+    return static_cast<long>(w->spin.budget_ns / 1000);
+}
+
+void note_idle_wait(long long waited_ns, bool slept) noexcept {
+    core::pool* p = core::current_pool();
+    core::worker* w = core::this_worker_here();
+    if (p && p->cfg.spin_adaptive && w && &w->owner == p) w->spin.record(waited_ns, slept);
+}
+
 std::vector<worker_stats> stats() {
     std::vector<worker_stats> out;
     core::pool* p = core::current_pool();

@@ -70,6 +70,13 @@ LOOM_EXPORT int current_worker() noexcept;
 /// The configured fiber stack size and spin budget, as resolved at start.
 LOOM_EXPORT std::size_t stack_size() noexcept;
 LOOM_EXPORT long spin_budget_us() noexcept;
+/// The calling worker's idle spin budget now: spin_budget_us() unless it adapts (then
+/// what the worker's recent idle periods say: core/spin_policy.hpp); -1: no pool.
+/// For layers that wait on their own (an OpenMP member lingering between regions).
+LOOM_EXPORT long idle_spin_budget_us() noexcept;
+/// Tells the calling worker's adaptive budget how a wait of that layer ended: after
+/// `waited_ns`, with the work found while spinning (slept false) or not.
+LOOM_EXPORT void note_idle_wait(long long waited_ns, bool slept) noexcept;
 
 // ---- helping ------------------------------------------------------------------------
 

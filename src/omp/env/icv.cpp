@@ -35,6 +35,12 @@ long spin_budget_us() noexcept {
     return ext::spin_budget_us();
 }
 
+bool spin_budget_fixed() noexcept {
+    if (g_blocktime_override.load(std::memory_order_relaxed) >= -1) return true;
+    const global_icvs& g = globals();
+    return g.blocktime_infinite || g.blocktime_us >= 0 || g.wait_policy_set;
+}
+
 void set_blocktime_ms(int ms) noexcept {
     g_blocktime_override.store(ms < 0 ? 0 : static_cast<long>(ms) * 1000,
                                std::memory_order_relaxed);

@@ -75,6 +75,9 @@ global_icvs& globals();
 /// Spin budget in microseconds derived from KMP_BLOCKTIME, OMP_WAIT_POLICY,
 /// GOMP_SPINCOUNT and the scheduler's default (-1 = spin forever).
 long spin_budget_us() noexcept;
+/// True when KMP_BLOCKTIME, OMP_WAIT_POLICY, GOMP_SPINCOUNT or kmp_set_blocktime fixed
+/// the spin budget (otherwise the scheduler may adapt it: ext::idle_spin_budget_us).
+bool spin_budget_fixed() noexcept;
 /// Runtime-settable copies (kmp_set_blocktime etc.).
 void set_blocktime_ms(int ms) noexcept;
 int blocktime_ms() noexcept;

@@ -94,7 +94,10 @@ bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served
                 std::uint64_t& seen) {
     const auto w = static_cast<unsigned>(worker);
     claims::set_lingering(w, true);
-    const long budget = spin_budget_us();
+    // Unless an OpenMP setting fixed the wait, linger as long as this worker's adaptive
+    // budget says (core/spin_policy.hpp): through a 200 us serial gap a member that
+    // spins the full 100 us doubles the CPU the gap costs.
+    const long budget = spin_budget_fixed() ? spin_budget_us() : ext::idle_spin_budget_us();
     // More workers than CPUs: a member of the running region may need this CPU.
     const unsigned spins = spins_before_yield(pool_oversubscribed());
     const auto begin = std::chrono::steady_clock::now();
@@ -105,6 +108,10 @@ bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served
             seen = v;
             if (std::uint32_t(i) < start_members(v)) {
                 claims::set_lingering(w, false);
+                ext::note_idle_wait(
+                    std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begin)
+                        .count(),
+                    false);
                 return true;
             }
             // A poke or a region without this member: is it told to leave?
