@@ -1,5 +1,6 @@
 #include "worker.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <sched.h>
 
@@ -101,31 +102,35 @@ bool worker::anything_visible() noexcept {
     return false;
 }
 
-// One sleeping worker at a time watches the timers: it sleeps no longer than the
-// earliest deadline, the others until woken. The claim comes before the fence and the
-// deadline is read after it (timers.md: pool::deadline_armed is the other half).
-void worker::sleep() noexcept {
+// One sleeping worker at a time watches the timers and the idle pollers: it sleeps no
+// longer than the earliest deadline or the pollers' next call, the others until woken.
+// The claim comes before the fence and both are read after it (timers.md,
+// idle_pollers.md: pool::deadline_armed is the other half). True when the sleep
+// ended by that deadline rather than by a waker.
+bool worker::sleep() noexcept {
     sleep_word.store(1, std::memory_order_seq_cst);
     owner.sleepers.fetch_add(1, std::memory_order_seq_cst);
     int unclaimed = -1;
     const int me = static_cast<int>(index);
     const bool watching = owner.timer_watcher.compare_exchange_strong(unclaimed, me, std::memory_order_seq_cst);
     full_fence();
-    const std::int64_t due = watching ? owner.timers.earliest() : timer_heap::none;
+    const std::int64_t due = watching ? std::min(owner.timers.earliest(), pollers().next_due()) : timer_heap::none;
+    bool timed_out = false;
     if (anything_visible() || (owner.stopping.load(std::memory_order_seq_cst) && !owner.is_adopted(*this)) ||
         (due != timer_heap::none && due <= steady_now_ns())) {
         sleep_word.store(0, std::memory_order_relaxed);
     } else {
         owner.check_drained();
         counters.sleeps.add();
-        sleep_until(due);
+        timed_out = sleep_until(due);
     }
     if (watching) owner.timer_watcher.store(-1, std::memory_order_seq_cst);
     owner.sleepers.fetch_sub(1, std::memory_order_relaxed);
+    return timed_out;
 }
 
-// Until a waker swaps sleep_word to 0, or `due` (steady nanoseconds) passes.
-void worker::sleep_until(std::int64_t due) noexcept {
+// Until a waker swaps sleep_word to 0 (false), or `due` (steady nanoseconds) passes (true).
+bool worker::sleep_until(std::int64_t due) noexcept {
     while (sleep_word.load(std::memory_order_acquire) == 1) {
         if (due == timer_heap::none) {
             futex_wait(&sleep_word, 1);
@@ -135,18 +140,22 @@ void worker::sleep_until(std::int64_t due) noexcept {
         if (left <= 0) {
             // Woken by the deadline, not by a waker: leave as a woken worker would.
             sleep_word.store(0, std::memory_order_relaxed);
-            return;
+            return true;
         }
         futex_wait_for(&sleep_word, 1, static_cast<long>(left));
     }
+    return false;
 }
 
+// Idle pollers are called between tasks when due, at every empty round of the spin,
+// and by the watcher each time its deadline wakes it (idle_pollers.md).
 ext::task* worker::find_work() noexcept {
     using clock = std::chrono::steady_clock;
     const auto budget = std::chrono::microseconds(owner.cfg.spin_us);
     for (;;) {
         auto start = clock::now();
         owner.serve_timers(steady_ns(start));
+        pollers().poll(steady_ns(start), /*idle=*/false);
         for (unsigned round = 0;; ++round) {
             // Exit gave up on the work in flight: start nothing more (queued tasks could
             // read destroyed globals) and do not leave either — a thread that ended now
@@ -156,6 +165,7 @@ ext::task* worker::find_work() noexcept {
                 owner.keep_timers_watched();
                 return t;
             }
+            if (pollers().active()) pollers().poll(steady_now_ns(), /*idle=*/true);
             // Not only before sleeping: with a long spin budget (KMP_BLOCKTIME=1000 gives
             // 1 s) the drain at exit or pause would wait that long for its last check.
             if (owner.drain_pending()) owner.check_drained();
@@ -174,7 +184,19 @@ ext::task* worker::find_work() noexcept {
                 if ((round & 255) == 255) sched_yield();
             }
         }
-        sleep();
+        // A watcher woken by its deadline serves it and looks once, then sleeps again
+        // without another spin: an idle poller with work pending would otherwise keep
+        // a worker spinning a budget per interval.
+        while (sleep()) {
+            if (owner.abandoned.load(std::memory_order_acquire)) owner.hold_forever();
+            const std::int64_t now = steady_now_ns();
+            owner.serve_timers(now);
+            pollers().poll(now, /*idle=*/true);
+            if (ext::task* t = try_get()) {
+                owner.keep_timers_watched();
+                return t;
+            }
+        }
     }
 }
 

@@ -63,8 +63,8 @@ public:
 private:
     ext::task* steal_from_victims(priority p) noexcept;
     bool anything_visible() noexcept;
-    void sleep() noexcept;
-    void sleep_until(std::int64_t due) noexcept;
+    bool sleep() noexcept;
+    bool sleep_until(std::int64_t due) noexcept;
 };
 
 /// The worker the calling thread runs as, or null outside the pool. Not inlined, and
