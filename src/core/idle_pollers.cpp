@@ -64,7 +64,9 @@ void idle_pollers::poll_slots(std::int64_t now, bool idle) noexcept {
     const unsigned n = used_.load(std::memory_order_acquire);
     for (unsigned i = 0; i < n; ++i) {
         slot& s = slots_[i];
-        if (s.epoch.load(std::memory_order_relaxed) == 0) continue;
+        // Acquire: a mark's RMW follows its poller's registration, so interval_ns is
+        // the registered one (free on x86).
+        if (s.epoch.load(std::memory_order_acquire) == 0) continue;
         if (!idle && now - s.last_ns.load(std::memory_order_relaxed) < s.interval_ns) continue;
         call(s, now, false);
     }
