@@ -1,9 +1,11 @@
 #include "request_poller.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <thread>
 
 #include "calls.hpp"
@@ -18,17 +20,21 @@ constexpr long default_interval_us = 100;
 
 // LOOM_MPI_POLL_US: how often a sleeping pool wakes to poll, and how often a busy
 // worker polls between tasks, while requests are pending.
+// As the other LOOM_* variables: empty means unset, surrounding spaces are ignored.
 std::chrono::microseconds poll_interval() {
-    const char* text = std::getenv("LOOM_MPI_POLL_US");
-    if (text == nullptr || *text == '\0') return std::chrono::microseconds(default_interval_us);
+    const char* raw = std::getenv("LOOM_MPI_POLL_US");
+    std::string text = raw ? raw : "";
+    const auto first = text.find_first_not_of(" \t");
+    text = first == std::string::npos ? "" : text.substr(first, text.find_last_not_of(" \t") - first + 1);
+    if (text.empty()) return std::chrono::microseconds(default_interval_us);
     char* end = nullptr;
     errno = 0;
-    const long us = std::strtol(text, &end, 10);
-    if (errno != 0 || *end != '\0' || us < 1 || us > 1'000'000) {
+    const long us = std::strtol(text.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0' || us < 1 || us > 1'000'000 || !std::isdigit(static_cast<unsigned char>(text[0]))) {
         std::fprintf(stderr,
                      "loom: warning: LOOM_MPI_POLL_US='%s' is not a number of microseconds (1 to 1000000); "
                      "using %ld\n",
-                     text, default_interval_us);
+                     raw, default_interval_us);
         return std::chrono::microseconds(default_interval_us);
     }
     return std::chrono::microseconds(us);
