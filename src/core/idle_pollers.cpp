@@ -16,7 +16,7 @@ int idle_pollers::add(ext::idle_poll_fn fn, void* arg, std::int64_t interval_ns)
         slot& s = slots_[i];
         if (s.fn.load(std::memory_order_relaxed) != nullptr) continue;
         s.arg = arg;
-        s.interval_ns = interval_ns;
+        s.interval_ns.store(interval_ns, std::memory_order_relaxed);
         s.epoch.store(0, std::memory_order_relaxed);
         s.last_ns.store(0, std::memory_order_relaxed);
         s.fn.store(fn, std::memory_order_release);
@@ -54,7 +54,7 @@ std::int64_t idle_pollers::next_due() const noexcept {
     for (unsigned i = 0; i < n; ++i) {
         const slot& s = slots_[i];
         if (s.epoch.load(std::memory_order_seq_cst) == 0) continue;
-        const std::int64_t at = s.last_ns.load(std::memory_order_relaxed) + s.interval_ns;
+        const std::int64_t at = s.last_ns.load(std::memory_order_relaxed) + s.interval_ns.load(std::memory_order_relaxed);
         if (at < due) due = at;
     }
     return due;
@@ -64,10 +64,9 @@ void idle_pollers::poll_slots(std::int64_t now, bool idle) noexcept {
     const unsigned n = used_.load(std::memory_order_acquire);
     for (unsigned i = 0; i < n; ++i) {
         slot& s = slots_[i];
-        // Acquire: a mark's RMW follows its poller's registration, so interval_ns is
-        // the registered one (free on x86).
-        if (s.epoch.load(std::memory_order_acquire) == 0) continue;
-        if (!idle && now - s.last_ns.load(std::memory_order_relaxed) < s.interval_ns) continue;
+        if (s.epoch.load(std::memory_order_relaxed) == 0) continue;
+        if (!idle && now - s.last_ns.load(std::memory_order_relaxed) < s.interval_ns.load(std::memory_order_relaxed))
+            continue;
         call(s, now, false);
     }
 }

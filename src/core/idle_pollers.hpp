@@ -47,7 +47,9 @@ private:
     struct alignas(64) slot {
         std::atomic<ext::idle_poll_fn> fn{nullptr};
         void* arg = nullptr;             // written before fn (release), read after it (acquire)
-        std::int64_t interval_ns = 0;    // likewise
+        // Atomic: a worker that saw the slot pending may read it while remove() and
+        // add() reuse the slot (it then polls once at the wrong interval, harmlessly).
+        std::atomic<std::int64_t> interval_ns{0};
         // Marks of pending work, 0 = nothing pending. A call reads it before polling
         // and clears it only if it is unchanged afterwards (CAS), so a mark that races
         // with a call that found nothing is never lost.
