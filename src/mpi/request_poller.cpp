@@ -95,8 +95,8 @@ bool request_poller::has_incoming() noexcept {
 
 // The arrays grow before the queue is emptied: if memory runs out, the requests stay
 // queued (the caller polls again later) rather than being lost.
+// The queue and batch_ swap buffers, so neither allocates once both have grown.
 void request_poller::take_incoming() {
-    std::vector<queued> batch;
     {
         std::lock_guard lk(incoming_lock_);
         if (incoming_.empty()) return;
@@ -106,13 +106,14 @@ void request_poller::take_incoming() {
         done_.reserve(n);
         indices_.resize(n);
         statuses_.resize(n);
-        batch.swap(incoming_);
+        batch_.swap(incoming_);
     }
-    for (queued& q : batch) {
+    for (queued& q : batch_) {
         requests_.push_back(q.request);
         sinks_.push_back(std::move(q.out));
         done_.push_back(0);
     }
+    batch_.clear();
 }
 
 bool request_poller::poll() noexcept {

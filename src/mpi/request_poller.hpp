@@ -52,7 +52,9 @@ private:
 
     ext::spin_lock incoming_lock_;
     std::vector<queued> incoming_;  // guarded by incoming_lock_
-    // Owned by the one caller of poll(): parallel arrays, as MPI_Testsome wants them.
+    // Owned by the one caller of poll(): the batch taken from the queue, and parallel
+    // arrays, as MPI_Testsome wants them.
+    std::vector<queued> batch_;
     std::vector<MPI_Request> requests_;
     std::vector<sink> sinks_;
     std::vector<char> done_;
