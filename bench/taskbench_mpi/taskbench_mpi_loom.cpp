@@ -165,8 +165,14 @@ class DistributedGraph {
     }
   }
 
+  // A compute whose output another rank waits for is on the critical path between
+  // ranks: it runs before the rank's other ready tasks (high priority, and first
+  // choice for running inline).
+  bool sends(long i) const { return send_first_[size_t(i) + 1] != send_first_[size_t(i)]; }
+
   void submit(long i) {
-    loom::ext::submit(loom::ext::make_task([this, i] { run_from(i); }));
+    loom::ext::submit(loom::ext::make_task([this, i] { run_from(i); },
+                                           sends(i) ? loom::priority::high : loom::priority::normal));
   }
 
   // A node's predecessors are done: a compute runs (here, or as a task when `ready`
@@ -177,8 +183,26 @@ class DistributedGraph {
       post_receive(i);
       return;
     }
-    if (ready >= 0) submit(ready);
-    ready = i;
+    if (ready < 0) {
+      ready = i;
+    } else if (sends(i) && !sends(ready)) {
+      submit(ready);
+      ready = i;
+    } else {
+      submit(i);
+    }
+  }
+
+  // Runs `then(future, false)` here if the request is complete already, else
+  // `then(future, true)` as a high-priority task when it completes: a message that
+  // arrived releases the tasks waiting for it ahead of the rank's other work.
+  template <class F>
+  static void on_complete(loom::future<void> f, F then) {
+    if (f.is_ready()) {
+      then(std::move(f), false);
+    } else {
+      f.then(loom::priority::high, [then](loom::future<void> done) mutable { then(std::move(done), true); });
+    }
   }
 
   // Everything this object is touched for happens before the decrement that may
@@ -189,22 +213,30 @@ class DistributedGraph {
 
   void post_receive(long i) {
     const long t = i / g_.width, y = i % g_.width;
-    loom::mpi::async(MPI_Irecv, &run_.rows.row(t)[y], int(sizeof(tb::Record)), MPI_BYTE, L_.owner(y),
-                     dt::tag_of(t, y), MPI_COMM_WORLD)
-        .then(loom::launch::sync, [this, i](loom::future<void> f) {
+    on_complete(loom::mpi::async(MPI_Irecv, &run_.rows.row(t)[y], int(sizeof(tb::Record)), MPI_BYTE, L_.owner(y),
+                                 dt::tag_of(t, y), MPI_COMM_WORLD),
+                [this, i](loom::future<void> f, bool own_task) {
           note_error(f);
           long ready = -1;
           for (long k = first_[size_t(i)], end = first_[size_t(i) + 1]; k < end; ++k) release(succ_[size_t(k)], ready);
-          if (ready >= 0) submit(ready);
+          if (ready < 0) return;
+          // In its own task the continuation runs the message's reader itself; inline
+          // (the message was there when the receive was posted, deep in another
+          // task's release) it is queued, so such nesting never grows the stack.
+          if (own_task) {
+            run_from(ready);
+          } else {
+            submit(ready);
+          }
         });
   }
 
   void send_output(long i) {
     const long t = i / g_.width, x = i % g_.width;
     for (long k = send_first_[size_t(i)], end = send_first_[size_t(i) + 1]; k < end; ++k) {
-      loom::mpi::async(MPI_Isend, &run_.rows.row(t)[x], int(sizeof(tb::Record)), MPI_BYTE, int(send_peer_[size_t(k)]),
-                       dt::tag_of(t, x), MPI_COMM_WORLD)
-          .then(loom::launch::sync, [this, t, x](loom::future<void> f) {
+      on_complete(loom::mpi::async(MPI_Isend, &run_.rows.row(t)[x], int(sizeof(tb::Record)), MPI_BYTE,
+                                   int(send_peer_[size_t(k)]), dt::tag_of(t, x), MPI_COMM_WORLD),
+                  [this, t, x](loom::future<void> f, bool) {
             note_error(f);
             long ready = -1;
             if (exists(t + 2, x)) release(id(t + 2, x), ready);

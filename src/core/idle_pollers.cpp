@@ -60,15 +60,17 @@ std::int64_t idle_pollers::next_due() const noexcept {
     return due;
 }
 
-void idle_pollers::poll_slots(std::int64_t now, bool idle) noexcept {
+bool idle_pollers::poll_slots(std::int64_t now, bool idle) noexcept {
+    bool called = false;
     const unsigned n = used_.load(std::memory_order_acquire);
     for (unsigned i = 0; i < n; ++i) {
         slot& s = slots_[i];
         if (s.epoch.load(std::memory_order_relaxed) == 0) continue;
         if (!idle && now - s.last_ns.load(std::memory_order_relaxed) < s.interval_ns.load(std::memory_order_relaxed))
             continue;
-        call(s, now, false);
+        called = call(s, now, false) != outcome::skipped || called;
     }
+    return called;
 }
 
 // The epoch read before the call tells what the call can have seen: work marked

@@ -32,9 +32,10 @@ public:
         return false;
     }
     /// Calls the pollers with work pending: every one when `idle`, else those whose
-    /// last call is at least their interval before `now` (steady nanoseconds).
-    void poll(std::int64_t now, bool idle) noexcept {
-        if (used_.load(std::memory_order_relaxed) != 0) poll_slots(now, idle);
+    /// last call is at least their interval before `now` (steady nanoseconds). True if
+    /// this thread called one (it may have made tasks runnable).
+    bool poll(std::int64_t now, bool idle) noexcept {
+        return used_.load(std::memory_order_relaxed) != 0 && poll_slots(now, idle);
     }
     /// When the next call is due, for a sleeping watcher: the earliest "last call +
     /// interval" of the pollers with work pending, `none` when none has. Seq-cst
@@ -59,7 +60,7 @@ private:
     };
     enum class outcome { skipped, idle, pending };
 
-    void poll_slots(std::int64_t now, bool idle) noexcept;
+    bool poll_slots(std::int64_t now, bool idle) noexcept;
     outcome call(slot& s, std::int64_t now, bool force) noexcept;
 
     slot slots_[capacity];

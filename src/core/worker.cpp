@@ -147,6 +147,17 @@ bool worker::sleep_until(std::int64_t due) noexcept {
     return false;
 }
 
+// What a poll completed (a continuation, a resumed waiter) is taken at once rather than
+// after the spin's pause: it is what the pool was waiting for. A poll that happened
+// also stands in for most of the pause, so a completion is seen sooner (`polled`).
+ext::task* worker::poll_idle(std::int64_t now, bool& polled) noexcept {
+    if (!pollers().active() || !pollers().poll(now, /*idle=*/true)) return nullptr;
+    polled = true;
+    ext::task* t = try_get();
+    if (t) owner.keep_timers_watched();
+    return t;
+}
+
 // Idle pollers are called between tasks when due, at every empty round of the spin,
 // and by the watcher each time its deadline wakes it (idle_pollers.md).
 ext::task* worker::find_work() noexcept {
@@ -154,8 +165,9 @@ ext::task* worker::find_work() noexcept {
     const auto budget = std::chrono::microseconds(owner.cfg.spin_us);
     for (;;) {
         auto start = clock::now();
-        owner.serve_timers(steady_ns(start));
-        pollers().poll(steady_ns(start), /*idle=*/false);
+        std::int64_t now_ns = steady_ns(start);  // refreshed every 16 rounds
+        owner.serve_timers(now_ns);
+        pollers().poll(now_ns, /*idle=*/false);
         for (unsigned round = 0;; ++round) {
             // Exit gave up on the work in flight: start nothing more (queued tasks could
             // read destroyed globals) and do not leave either — a thread that ended now
@@ -165,7 +177,8 @@ ext::task* worker::find_work() noexcept {
                 owner.keep_timers_watched();
                 return t;
             }
-            if (pollers().active()) pollers().poll(steady_now_ns(), /*idle=*/true);
+            bool polled = false;
+            if (ext::task* t = poll_idle(now_ns, polled)) return t;
             // Not only before sleeping: with a long spin budget (KMP_BLOCKTIME=1000 gives
             // 1 s) the drain at exit or pause would wait that long for its last check.
             if (owner.drain_pending()) owner.check_drained();
@@ -176,10 +189,11 @@ ext::task* worker::find_work() noexcept {
             const bool give_up = owner.oversubscribed();
             if (give_up) sched_yield();
             else
-                for (int i = 0; i < 32; ++i) cpu_relax();
+                for (unsigned i = 0, pauses = polled ? 4 : 32; i < pauses; ++i) cpu_relax();
             if (give_up || (round & 15) == 15) {
                 const auto now = clock::now();
-                owner.serve_timers(steady_ns(now));
+                now_ns = steady_ns(now);
+                owner.serve_timers(now_ns);
                 if (now - start >= budget) break;
                 if ((round & 255) == 255) sched_yield();
             }

@@ -63,6 +63,7 @@ public:
 private:
     ext::task* steal_from_victims(priority p) noexcept;
     bool anything_visible() noexcept;
+    ext::task* poll_idle(std::int64_t now, bool& polled) noexcept;
     bool sleep() noexcept;
     bool sleep_until(std::int64_t due) noexcept;
 };
