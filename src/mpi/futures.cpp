@@ -25,7 +25,7 @@ future<T> watch(MPI_Request request) {
     impl::require_usable_mpi();
     if (request == MPI_REQUEST_NULL) return ready<T>(impl::empty_status());
     int flag = 0;
-    MPI_Status status = impl::empty_status();
+    MPI_Status status;  // written by MPI_Test when it reports the request complete
     int rc = MPI_SUCCESS;
     {
         call_lock lock;
