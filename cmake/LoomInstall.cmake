@@ -6,6 +6,7 @@
 #   include/loom/...                 public headers (include/loom of the source tree)
 #   <libdir>/libloom.so*             the scheduler and the C++ API
 #   <libdir>/libloom-omp.so*         the OpenMP runtime (when src/omp defines loom-omp)
+#   <libdir>/libloom-mpi.so*         loom::mpi (when src/mpi found MPI), loom-mpi.pc
 #   <libdir>/loom/libomp.so ...      the names OpenMP programs look for, as links to
 #                                    ../libloom-omp.so*, kept out of <libdir> itself so
 #                                    that installing loom never shadows the system's
@@ -158,6 +159,19 @@ if(TARGET loom-omp)
   " COMPONENT runtime)
 endif()
 
+# ---- libloom-mpi (src/mpi, optional) ----------------------------------------------------
+# loom::mpi in the CMake package and loom-mpi.pc, only when src/mpi found MPI's C API.
+# Its link interface names MPI::MPI_C, so loomConfig.cmake looks for MPI first.
+set(LOOM_HAVE_MPI OFF)
+if(TARGET loom-mpi)
+  set(LOOM_HAVE_MPI ON)
+  _loom_wrap_build_includes(loom-mpi)
+  set_property(TARGET loom-mpi PROPERTY EXPORT_NAME mpi)
+  install(TARGETS loom-mpi EXPORT loomTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT development
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endif()
+
 # ---- CMake package --------------------------------------------------------------------
 install(EXPORT loomTargets
   NAMESPACE loom::
@@ -201,3 +215,29 @@ else()
 endif()
 configure_file("${CMAKE_CURRENT_LIST_DIR}/loom.pc.in" "${PROJECT_BINARY_DIR}/loom.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/loom.pc" DESTINATION ${_pcdir} COMPONENT development)
+# loom-mpi.pc requires loom and the MPI implementation's own module (Open MPI: ompi-c;
+# Debian's default MPI: mpi-c); without one, MPI's flags are written out.
+if(LOOM_HAVE_MPI)
+  set(LOOM_PC_MPI_REQUIRES "")
+  set(LOOM_PC_MPI_CFLAGS "")
+  set(LOOM_PC_MPI_LIBS "")
+  find_package(PkgConfig QUIET)
+  foreach(_m ompi-c mpi-c mpich)
+    if(PKG_CONFIG_FOUND AND NOT LOOM_PC_MPI_REQUIRES)
+      execute_process(COMMAND ${PKG_CONFIG_EXECUTABLE} --exists ${_m} RESULT_VARIABLE _rc)
+      if(_rc EQUAL 0)
+        set(LOOM_PC_MPI_REQUIRES " ${_m}")
+      endif()
+    endif()
+  endforeach()
+  if(NOT LOOM_PC_MPI_REQUIRES)
+    foreach(_d IN LISTS MPI_C_INCLUDE_DIRS)
+      string(APPEND LOOM_PC_MPI_CFLAGS " -I${_d}")
+    endforeach()
+    foreach(_l IN LISTS MPI_C_LIBRARIES)
+      string(APPEND LOOM_PC_MPI_LIBS " ${_l}")
+    endforeach()
+  endif()
+  configure_file("${CMAKE_CURRENT_LIST_DIR}/loom-mpi.pc.in" "${PROJECT_BINARY_DIR}/loom-mpi.pc" @ONLY)
+  install(FILES "${PROJECT_BINARY_DIR}/loom-mpi.pc" DESTINATION ${_pcdir} COMPONENT development)
+endif()

@@ -26,6 +26,7 @@ packages=(
   python3 python3-venv             # the benchmark driver and its tests (pytest in a venv)
   valgrind
   llvm-19-tools xz-utils           # FileCheck and not for LLVM's OpenMP runtime tests
+  libopenmpi-dev openmpi-bin       # loom::mpi (src/mpi), its tests and the distributed Task Bench
 )
 
 # Packages declared by other parts of the tree.

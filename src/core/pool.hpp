@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "idle_pollers.hpp"
 #include "injection_queue.hpp"
 #include "level_queue.hpp"
 #include "loom/ext/scheduler.hpp"
@@ -86,25 +87,28 @@ public:
 
     // ---- deadlines of parked timed waits (docs/protocols/timers.md)
     timer_heap timers;
-    /// The sleeping worker that wakes for the earliest deadline (-1: none). Claimed by
-    /// a worker going to sleep, given up when it wakes.
+    /// The sleeping worker that wakes for the earliest deadline, and for the idle
+    /// pollers' next call (-1: none). Claimed by a worker going to sleep, given up
+    /// when it wakes.
     alignas(64) std::atomic<int> timer_watcher{-1};
     /// Resumes the waiters whose deadline has passed at `now` (steady nanoseconds).
     /// Cheap while no timer is pending: one relaxed load.
     void serve_timers(std::int64_t now) noexcept {
         if (timers.earliest() <= now) expire_timers(now);
     }
-    /// After arming a deadline earlier than any before: the watcher (or, with none, a
-    /// sleeping worker that will become it) must shorten its sleep.
+    /// After arming a deadline earlier than any before, or after an idle poller got
+    /// work pending: the watcher (or, with none, a sleeping worker that will become
+    /// it) must shorten its sleep.
     void deadline_armed() noexcept;
     /// Called by a worker about to run a task: if timers are pending, nobody watches
     /// them and workers sleep, one of them is woken to become the watcher (the last
     /// watcher may be this worker, leaving for a long task). Seq-cst loads: a sleeper
     /// that failed to claim the watch read the claim before its release, so its
     /// sleepers increment precedes both in the total order and is seen here.
+    /// Idle pollers with work pending need the watcher as deadlines do (idle_pollers.md).
     void keep_timers_watched() noexcept {
-        if (timers.earliest() != timer_heap::none && timer_watcher.load(std::memory_order_seq_cst) < 0 &&
-            sleepers.load(std::memory_order_seq_cst) > 0)
+        if ((timers.earliest() != timer_heap::none || pollers().active()) &&
+            timer_watcher.load(std::memory_order_seq_cst) < 0 && sleepers.load(std::memory_order_seq_cst) > 0)
             wake_one();
     }
 

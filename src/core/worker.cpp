@@ -1,5 +1,6 @@
 #include "worker.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <sched.h>
 
@@ -114,31 +115,35 @@ bool worker::anything_visible() noexcept {
     return false;
 }
 
-// One sleeping worker at a time watches the timers: it sleeps no longer than the
-// earliest deadline, the others until woken. The claim comes before the fence and the
-// deadline is read after it (timers.md: pool::deadline_armed is the other half).
-void worker::sleep() noexcept {
+// One sleeping worker at a time watches the timers and the idle pollers: it sleeps no
+// longer than the earliest deadline or the pollers' next call, the others until woken.
+// The claim comes before the fence and both are read after it (timers.md,
+// idle_pollers.md: pool::deadline_armed is the other half). True when the sleep
+// ended by that deadline rather than by a waker.
+bool worker::sleep() noexcept {
     sleep_word.store(1, std::memory_order_seq_cst);
     owner.sleepers.fetch_add(1, std::memory_order_seq_cst);
     int unclaimed = -1;
     const int me = static_cast<int>(index);
     const bool watching = owner.timer_watcher.compare_exchange_strong(unclaimed, me, std::memory_order_seq_cst);
     full_fence();
-    const std::int64_t due = watching ? owner.timers.earliest() : timer_heap::none;
+    const std::int64_t due = watching ? std::min(owner.timers.earliest(), pollers().next_due()) : timer_heap::none;
+    bool timed_out = false;
     if (anything_visible() || (owner.stopping.load(std::memory_order_seq_cst) && !owner.is_adopted(*this)) ||
         (due != timer_heap::none && due <= steady_now_ns())) {
         sleep_word.store(0, std::memory_order_relaxed);
     } else {
         owner.check_drained();
         counters.sleeps.add();
-        sleep_until(due);
+        timed_out = sleep_until(due);
     }
     if (watching) owner.timer_watcher.store(-1, std::memory_order_seq_cst);
     owner.sleepers.fetch_sub(1, std::memory_order_relaxed);
+    return timed_out;
 }
 
-// Until a waker swaps sleep_word to 0, or `due` (steady nanoseconds) passes.
-void worker::sleep_until(std::int64_t due) noexcept {
+// Until a waker swaps sleep_word to 0 (false), or `due` (steady nanoseconds) passes (true).
+bool worker::sleep_until(std::int64_t due) noexcept {
     while (sleep_word.load(std::memory_order_acquire) == 1) {
         if (due == timer_heap::none) {
             futex_wait(&sleep_word, 1);
@@ -148,19 +153,34 @@ void worker::sleep_until(std::int64_t due) noexcept {
         if (left <= 0) {
             // Woken by the deadline, not by a waker: leave as a woken worker would.
             sleep_word.store(0, std::memory_order_relaxed);
-            return;
+            return true;
         }
         futex_wait_for(&sleep_word, 1, static_cast<long>(left));
     }
+    return false;
 }
 
+// What a poll completed (a continuation, a resumed waiter) is taken at once rather than
+// after the spin's pause: it is what the pool was waiting for. A poll that happened
+// also stands in for most of the pause, so a completion is seen sooner (`polled`).
+ext::task* worker::poll_idle(std::int64_t now, bool& polled) noexcept {
+    if (!pollers().active() || !pollers().poll(now, /*idle=*/true)) return nullptr;
+    polled = true;
+    ext::task* t = try_get();
+    if (t) owner.keep_timers_watched();
+    return t;
+}
+
+// Idle pollers are called between tasks when due, at every empty round of the spin,
+// and by the watcher each time its deadline wakes it (idle_pollers.md).
 ext::task* worker::find_work() noexcept {
     // First look without the clock: a worker that finishes a task usually finds the
     // next one at once (its own deque, a released successor), and a clock read costs
     // 20-40 ns there -- 9 % of a dependent OpenMP task's time on a 2-core VM. The
-    // clock is needed only to serve due timers and to bound the spin, so it is read
-    // only when a timer is pending or this first look finds nothing.
-    if (owner.timers.earliest() == timer_heap::none &&
+    // clock is needed only to serve due timers, to call idle pollers when due and to
+    // bound the spin, so it is read only when a timer or a poller is registered or
+    // this first look finds nothing.
+    if (owner.timers.earliest() == timer_heap::none && !pollers().active() &&
         !owner.abandoned.load(std::memory_order_acquire)) {
         if (ext::task* t = try_get()) {
             owner.keep_timers_watched();
@@ -174,7 +194,9 @@ ext::task* worker::find_work() noexcept {
         const auto budget = std::chrono::nanoseconds(
             owner.cfg.spin_adaptive ? spin.budget_ns : owner.cfg.spin_us * 1000);
         auto start = clock::now();
-        owner.serve_timers(steady_ns(start));
+        std::int64_t now_ns = steady_ns(start);  // refreshed every 16 rounds
+        owner.serve_timers(now_ns);
+        pollers().poll(now_ns, /*idle=*/false);
         for (unsigned round = 0;; ++round) {
             // Exit gave up on the work in flight: start nothing more (queued tasks could
             // read destroyed globals) and do not leave either — a thread that ended now
@@ -186,6 +208,8 @@ ext::task* worker::find_work() noexcept {
                     spin.record(std::chrono::nanoseconds(clock::now() - idle_since).count(), slept);
                 return t;
             }
+            bool polled = false;
+            if (ext::task* t = poll_idle(now_ns, polled)) return t;
             // Not only before sleeping: with a long spin budget (KMP_BLOCKTIME=1000 gives
             // 1 s) the drain at exit or pause would wait that long for its last check.
             if (owner.drain_pending()) owner.check_drained();
@@ -196,16 +220,31 @@ ext::task* worker::find_work() noexcept {
             const bool give_up = owner.oversubscribed();
             if (give_up) sched_yield();
             else
-                for (int i = 0; i < 32; ++i) cpu_relax();
+                for (unsigned i = 0, pauses = polled ? 4 : 32; i < pauses; ++i) cpu_relax();
             if (give_up || (round & 15) == 15) {
                 const auto now = clock::now();
-                owner.serve_timers(steady_ns(now));
+                now_ns = steady_ns(now);
+                owner.serve_timers(now_ns);
                 if (now - start >= budget) break;
                 if ((round & 255) == 255) sched_yield();
             }
         }
-        sleep();
+        // A watcher woken by its deadline serves it and looks once, then sleeps again
+        // without another spin: an idle poller with work pending would otherwise keep
+        // a worker spinning a budget per interval.
         slept = true;
+        while (sleep()) {
+            if (owner.abandoned.load(std::memory_order_acquire)) owner.hold_forever();
+            const std::int64_t now = steady_now_ns();
+            owner.serve_timers(now);
+            pollers().poll(now, /*idle=*/true);
+            if (ext::task* t = try_get()) {
+                owner.keep_timers_watched();
+                if (owner.cfg.spin_adaptive)
+                    spin.record(std::chrono::nanoseconds(clock::now() - idle_since).count(), slept);
+                return t;
+            }
+        }
     }
 }
 

@@ -73,8 +73,9 @@ public:
 private:
     ext::task* steal_from_victims(priority p) noexcept;
     bool anything_visible() noexcept;
-    void sleep() noexcept;
-    void sleep_until(std::int64_t due) noexcept;
+    ext::task* poll_idle(std::int64_t now, bool& polled) noexcept;
+    bool sleep() noexcept;
+    bool sleep_until(std::int64_t due) noexcept;
 };
 
 /// The worker the calling thread runs as, or null outside the pool. Not inlined, and

@@ -4,7 +4,9 @@
 #   2. the same main.cpp built with `pkg-config --cflags --libs loom`;
 #   3. no path of the source or build tree leaked into the installed package files;
 #   4. when libloom-omp is installed: an OpenMP program built with clang -fopenmp
-#      against the system libomp runs on loom through LD_LIBRARY_PATH=<libdir>/loom.
+#      against the system libomp runs on loom through LD_LIBRARY_PATH=<libdir>/loom;
+#   5. when libloom-mpi is installed: find_package(loom COMPONENTS mpi) and
+#      pkg-config loom-mpi, each program run on 2 MPI ranks.
 # Usage: tests/consumer/check.sh PREFIX [WORKDIR]   (scripts/test.sh runs it)
 set -uo pipefail
 
@@ -66,6 +68,35 @@ elif clang-19 -fopenmp -O2 "$here/omp_main.c" -o "$work/omp_consumer" &&
   pass "clang -fopenmp program on loom via LD_LIBRARY_PATH=$ompdir"
 else
   fail "clang -fopenmp program on loom via LD_LIBRARY_PATH=$ompdir"
+fi
+
+# 5. loom::mpi, when installed: the CMake component and loom-mpi.pc, run on 2 ranks.
+mpi_pc="$(find "$prefix" -name loom-mpi.pc -print -quit)"
+mpi_run=(mpiexec -n 2 --oversubscribe)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if [[ -z "$mpi_pc" ]]; then
+  skip "libloom-mpi is not installed (no loom-mpi.pc)"
+elif ! command -v mpiexec >/dev/null; then
+  skip "mpiexec not found: loom::mpi consumer not run"
+else
+  if cmake -S "$here/mpi" -B "$work/mpi-cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+         -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF &&
+     cmake --build "$work/mpi-cmake" &&
+     "${mpi_run[@]}" "$work/mpi-cmake/loom_mpi_consumer"; then
+    pass "find_package(loom COMPONENTS mpi) + loom::mpi on 2 ranks"
+  else
+    fail "find_package(loom COMPONENTS mpi) + loom::mpi on 2 ranks"
+  fi
+  export PKG_CONFIG_PATH="$(dirname "$mpi_pc")"
+  # shellcheck disable=SC2046 # word splitting of pkg-config's output is intended
+  if libdir="$(pkg-config --variable=libdir loom-mpi)" &&
+     "$cxx" -std=c++20 -O2 "$here/mpi/mpi_main.cpp" -o "$work/loom_mpi_consumer_pc" \
+       $(pkg-config --cflags --libs loom-mpi) -Wl,-rpath,"$libdir" &&
+     "${mpi_run[@]}" "$work/loom_mpi_consumer_pc"; then
+    pass "pkg-config loom-mpi on 2 ranks"
+  else
+    fail "pkg-config loom-mpi"
+  fi
 fi
 
 echo "consumer checks: $passed passed, $failed failed, $skipped skipped"

@@ -28,7 +28,7 @@ DEFAULT_ESTIMATE_S = 1.0
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _TOP_KEYS = {"name", "title", "description", "kind", "metric", "reference", "variant",
              "params", "report", "estimate_s", "timeout_s", "simulate"}
-_VARIANT_KEYS = {"system", "binary", "args", "env", "threads"}
+_VARIANT_KEYS = {"system", "binary", "args", "env", "threads", "launcher"}
 # Report options per kind: option -> default ("" = required, must name a parameter).
 # [report] options whose value is a word, not a parameter name.
 _REPORT_WORDS: dict[str, tuple[str, ...]] = {"baseline": ("serial", "self")}
@@ -54,6 +54,9 @@ class Variant:
     args: list[str]
     env: dict[str, str] = field(default_factory=dict)
     threads: list[int | str] | None = None
+    # Command line put before the binary (`mpiexec -n {ranks}`): its first word is
+    # looked up on PATH; placeholders as in args.
+    launcher: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -276,11 +279,16 @@ def _parse_variants(raw: Any) -> list[Variant]:
             raise ManifestError(f"{where}: args must be a list of strings")
         if not isinstance(env, dict) or any(isinstance(v, (dict, list)) for v in env.values()):
             raise ManifestError(f"{where}: env must be a table of strings")
+        launcher = table.get("launcher", [])
+        if (not isinstance(launcher, list) or any(isinstance(a, (dict, list)) for a in launcher)
+                or (launcher and not str(launcher[0]))):
+            raise ManifestError(f"{where}: launcher must be a list of strings, a program first")
         threads = table.get("threads")
         variants.append(Variant(
             system=system, binary=_require_str(table, "binary"), args=[str(a) for a in args],
             env={str(k): str(v) for k, v in env.items()},
-            threads=None if threads is None else _parse_threads(threads, where)))
+            threads=None if threads is None else _parse_threads(threads, where),
+            launcher=[str(a) for a in launcher]))
     return variants
 
 
@@ -320,7 +328,7 @@ def _check_placeholders(manifest: Manifest) -> None:
     """Every {name} in args/env must be a parameter or a built-in placeholder."""
     known = set(manifest.params["quick"]) | set(BUILTIN_PLACEHOLDERS)
     for variant in manifest.variants:
-        for text in [*variant.args, *variant.env.values()]:
+        for text in [*variant.launcher, *variant.args, *variant.env.values()]:
             try:
                 fields = [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
             except ValueError as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,6 +99,8 @@ def variant_status(manifest: Manifest, variant: Variant, ctx: Context) -> Varian
     binary = binary_path(manifest, variant, ctx)
     status = VariantStatus(variant.system, str(binary))
     status.unavailable = systems.binary_unavailable_reason(variant.system, binary, ctx.loom_omp_dir)
+    if status.unavailable is None and variant.launcher and shutil.which(variant.launcher[0]) is None:
+        status.unavailable = f"launcher not found on PATH: {variant.launcher[0]}"
     if status.unavailable is None:
         env = systems.run_env(variant.system, 1, ctx.loom_omp_dir)
         status.libraries = {k: v for k, v in systems.resolved_libraries(binary, env).items()
@@ -135,7 +138,8 @@ def _make_cell(manifest: Manifest, variant: Variant, point: dict[str, Any], thre
     env = {k: full[k] for k in (*systems.THREAD_ENV_VARS, "LD_LIBRARY_PATH")
            if k in full and (k != "LD_LIBRARY_PATH" or systems.SYSTEMS[variant.system].loom_soname)}
     env.update({k: v.format(**values) for k, v in variant.env.items()})
-    argv = [str(binary_path(manifest, variant, ctx))] + [a.format(**values) for a in variant.args]
+    argv = ([a.format(**values) for a in variant.launcher] + [str(binary_path(manifest, variant, ctx))]
+            + [a.format(**values) for a in variant.args])
     timeout = ctx.timeout_s or manifest.timeout_s[ctx.mode] or DEFAULT_TIMEOUT_S[ctx.mode]
     return Cell(bench=manifest.name, system=variant.system, params=dict(point), threads=threads,
                 argv=argv, env=env, estimate_s=float(manifest.estimate_s[ctx.mode]),

@@ -23,6 +23,7 @@ from .metg import Metg  # noqa: E402
 SYSTEM_COLORS = {
     "loom": "#d62728", "loom-omp": "#ff7f0e", "loom-gomp": "#bcbd22", "llvm-omp": "#1f77b4",
     "gnu-omp": "#2ca02c", "tbb": "#9467bd", "threads": "#8c564b", "serial": "#7f7f7f",
+    "mpi": "#e377c2", "mpi-llvm-omp": "#aec7e8", "mpi-gnu-omp": "#393b79",
 }
 DPI = 110
 

@@ -47,6 +47,9 @@ SYSTEMS: dict[str, System] = {
         System("threads", "plain std::thread code (bulk-synchronous reference)",
                references=("loom", "loom-omp")),
         System("serial", "sequential code", references=("loom", "loom-omp")),
+        System("mpi", "plain MPI, one rank per core, bulk synchronous", references=("loom",)),
+        System("mpi-llvm-omp", "MPI + OpenMP, clang -fopenmp on LLVM's libomp", references=("loom",)),
+        System("mpi-gnu-omp", "MPI + OpenMP, gcc -fopenmp on GNU libgomp", references=("loom",)),
     )
 }
 

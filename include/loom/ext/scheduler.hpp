@@ -152,6 +152,33 @@ private:
     void* context_ = nullptr;
 };
 
+// ---- idle pollers --------------------------------------------------------------------
+
+/// Makes progress on something outside the scheduler (MPI requests, I/O completions):
+/// completes what finished, typically by making futures ready. Returns true while
+/// it still has work pending. Called on a worker's loop, never inside a task: it
+/// must not wait, and it must be short.
+using idle_poll_fn = bool (*)(void* arg) noexcept;
+
+/// Registers a poller. While it has work pending (idle_poller_pending), workers call
+/// it: a worker that finds no task, at every round of its idle spin; a worker between
+/// two tasks, when the last call is `interval` old; and while every worker sleeps,
+/// one of them wakes every `interval` to call it. One call at a time: a worker that
+/// finds the poller busy goes on. When it returns false it is called no more until
+/// the next idle_poller_pending. While every worker runs a long task nobody polls.
+/// Returns the poller's id, or -1 (with one warning) when all 16 places are taken.
+/// The protocol is in docs/protocols/idle_pollers.md.
+LOOM_EXPORT int add_idle_poller(idle_poll_fn fn, void* arg, std::chrono::microseconds interval);
+/// Unregisters poller `id`. On return no worker is inside it, and none will call it.
+LOOM_EXPORT void remove_idle_poller(int id) noexcept;
+/// Poller `id` has work pending (call it after adding the work): it will be called
+/// within its interval, also when every worker sleeps now.
+LOOM_EXPORT void idle_poller_pending(int id) noexcept;
+/// Calls poller `id` on the calling thread unless a worker is inside it (then returns
+/// true: still pending). For a thread that waits for the poller's work to finish
+/// (draining it before the resource it polls goes away) and must not rely on workers.
+LOOM_EXPORT bool poll_now(int id) noexcept;
+
 // ---- observation -------------------------------------------------------------------
 
 /// Counters of one worker since the pool started.

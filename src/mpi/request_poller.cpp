@@ -1,0 +1,250 @@
+#include "request_poller.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "calls.hpp"
+#include "loom/ext/scheduler.hpp"
+#include "loom/mpi.hpp"
+
+namespace loom::mpi::impl {
+
+namespace {
+
+constexpr long default_interval_us = 100;
+
+// LOOM_MPI_POLL_US: how often a sleeping pool wakes to poll, and how often a busy
+// worker polls between tasks, while requests are pending.
+// As the other LOOM_* variables: empty means unset, surrounding spaces are ignored.
+std::chrono::microseconds poll_interval() {
+    const char* raw = std::getenv("LOOM_MPI_POLL_US");
+    std::string text = raw ? raw : "";
+    const auto first = text.find_first_not_of(" \t");
+    text = first == std::string::npos ? "" : text.substr(first, text.find_last_not_of(" \t") - first + 1);
+    if (text.empty()) return std::chrono::microseconds(default_interval_us);
+    char* end = nullptr;
+    errno = 0;
+    const long us = std::strtol(text.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0' || us < 1 || us > 1'000'000 || !std::isdigit(static_cast<unsigned char>(text[0]))) {
+        std::fprintf(stderr,
+                     "loom: warning: LOOM_MPI_POLL_US='%s' is not a number of microseconds (1 to 1000000); "
+                     "using %ld\n",
+                     raw, default_interval_us);
+        return std::chrono::microseconds(default_interval_us);
+    }
+    return std::chrono::microseconds(us);
+}
+
+}  // namespace
+
+request_poller& poller() noexcept {
+    static request_poller instance;
+    return instance;
+}
+
+MPI_Status empty_status() noexcept {
+    MPI_Status s;
+    std::memset(&s, 0, sizeof s);
+    s.MPI_SOURCE = MPI_ANY_SOURCE;
+    s.MPI_TAG = MPI_ANY_TAG;
+    s.MPI_ERROR = MPI_SUCCESS;
+    return s;
+}
+
+int request_poller::ensure_registered() {
+    int id = id_.load(std::memory_order_acquire);
+    if (id >= 0) return id;
+    std::lock_guard lk(registration_);
+    id = id_.load(std::memory_order_relaxed);
+    if (id >= 0) return id;
+    ext::ensure_started();
+    id = ext::add_idle_poller(&request_poller::poll_entry, this, poll_interval());
+    if (id < 0) throw error(MPI_ERR_OTHER, "the scheduler has no idle poller place left for MPI requests");
+    id_.store(id, std::memory_order_release);
+    return id;
+}
+
+void request_poller::detach() noexcept {
+    std::lock_guard lk(registration_);
+    const int id = id_.exchange(-1, std::memory_order_acq_rel);
+    if (id >= 0) ext::remove_idle_poller(id);
+}
+
+// Counted before it is visible, so pending() never reads 0 while a request waits.
+void request_poller::add(MPI_Request request, sink out) {
+    const int id = ensure_registered();
+    pending_.fetch_add(1, std::memory_order_relaxed);
+    {
+        std::lock_guard lk(incoming_lock_);
+        incoming_.push_back({request, std::move(out)});
+    }
+    ext::idle_poller_pending(id);
+}
+
+bool request_poller::poll_entry(void* self) noexcept { return static_cast<request_poller*>(self)->poll(); }
+
+bool request_poller::has_incoming() noexcept {
+    std::lock_guard lk(incoming_lock_);
+    return !incoming_.empty();
+}
+
+// The arrays grow before the queue is emptied: if memory runs out, the requests stay
+// queued (the caller polls again later) rather than being lost.
+// The queue and batch_ swap buffers, so neither allocates once both have grown.
+void request_poller::take_incoming() {
+    {
+        std::lock_guard lk(incoming_lock_);
+        if (incoming_.empty()) return;
+        const std::size_t n = requests_.size() + incoming_.size();
+        requests_.reserve(n);
+        sinks_.reserve(n);
+        done_.reserve(n);
+        indices_.resize(n);
+        statuses_.resize(n);
+        batch_.swap(incoming_);
+    }
+    for (queued& q : batch_) {
+        requests_.push_back(q.request);
+        sinks_.push_back(std::move(q.out));
+        done_.push_back(0);
+    }
+    batch_.clear();
+}
+
+bool request_poller::poll() noexcept {
+    try {
+        take_incoming();
+    } catch (...) {
+        return true;  // no memory to grow the arrays now: the requests wait in the queue
+    }
+    if (cancel_.load(std::memory_order_acquire)) cancel_all();
+    if (!requests_.empty()) test_some();
+    return !requests_.empty() || has_incoming();
+}
+
+// Under MPI_THREAD_SERIALIZED the poller only tries the lock: a worker never waits
+// for another thread's MPI call, it polls again at its next idle round.
+void request_poller::test_some() noexcept {
+    const bool serial = serialized();
+    if (serial && !calls_mutex().try_lock()) return;
+    const int n = static_cast<int>(requests_.size());
+    int count = MPI_UNDEFINED;
+    for (int i = 0; i < n; ++i) statuses_[static_cast<std::size_t>(i)].MPI_ERROR = MPI_SUCCESS;
+    const int rc = MPI_Testsome(n, requests_.data(), &count, indices_.data(), statuses_.data());
+    if (serial) calls_mutex().unlock();
+    if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) {
+        test_each(rc);
+    } else if (count == MPI_UNDEFINED) {
+        // Only null or inactive (persistent, not started) requests: complete at once.
+        for (std::size_t i = 0; i < requests_.size(); ++i) complete(i, empty_status(), MPI_SUCCESS);
+    } else {
+        // MPI_ERR_IN_STATUS: each completed request's status says whether it failed.
+        for (int k = 0; k < count; ++k) {
+            const MPI_Status& st = statuses_[static_cast<std::size_t>(k)];
+            complete(static_cast<std::size_t>(indices_[static_cast<std::size_t>(k)]), st,
+                     rc == MPI_SUCCESS ? MPI_SUCCESS : st.MPI_ERROR);
+        }
+    }
+    remove_completed();
+}
+
+// MPI_Testsome failed without saying which request: ask each one. A request the
+// failed call freed already (null now) had the error.
+void request_poller::test_each(int failed_rc) noexcept {
+    const bool serial = serialized();
+    if (serial) calls_mutex().lock();
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+        if (requests_[i] == MPI_REQUEST_NULL) {
+            complete(i, empty_status(), failed_rc);
+            continue;
+        }
+        int flag = 0;
+        MPI_Status st = empty_status();
+        const int rc = MPI_Test(&requests_[i], &flag, &st);
+        if (rc != MPI_SUCCESS) complete(i, st, rc);
+        else if (flag) complete(i, st, MPI_SUCCESS);
+    }
+    if (serial) calls_mutex().unlock();
+}
+
+void request_poller::cancel_all() noexcept {
+    const bool serial = serialized();
+    if (serial) calls_mutex().lock();
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+        if (requests_[i] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&requests_[i]);
+            MPI_Request_free(&requests_[i]);
+        }
+    }
+    if (serial) calls_mutex().unlock();
+    for (std::size_t i = 0; i < requests_.size(); ++i) complete(i, empty_status(), MPI_ERR_PENDING);
+    remove_completed();
+}
+
+void request_poller::complete(std::size_t i, const MPI_Status& status, int code) noexcept {
+    if (done_[i]) return;
+    done_[i] = 1;
+    try {
+        std::visit(
+            [&](auto& p) {
+                if (code != MPI_SUCCESS) {
+                    const char* where = code == MPI_ERR_PENDING && cancel_.load(std::memory_order_relaxed)
+                                            ? "request still pending when the loom::mpi::environment ended; "
+                                              "cancelled"
+                                            : "request completed with an error";
+                    p.set_exception(std::make_exception_ptr(error(code, where)));
+                } else if constexpr (std::is_same_v<std::decay_t<decltype(p)>, promise<void>>) {
+                    p.set_value();
+                } else {
+                    p.set_value(status);
+                }
+            },
+            sinks_[i]);
+    } catch (...) {
+        // Out of memory for the error's message: the promise, destroyed below,
+        // breaks its future instead (future_error broken_promise).
+    }
+    pending_.fetch_sub(1, std::memory_order_acq_rel);
+}
+
+// Completed entries leave the arrays (order does not matter to MPI_Testsome).
+void request_poller::remove_completed() noexcept {
+    std::size_t keep = 0;
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+        if (done_[i]) continue;
+        if (keep != i) {
+            requests_[keep] = requests_[i];
+            sinks_[keep] = std::move(sinks_[i]);
+            done_[keep] = 0;
+        }
+        ++keep;
+    }
+    requests_.resize(keep);
+    sinks_.erase(sinks_.begin() + static_cast<std::ptrdiff_t>(keep), sinks_.end());
+    done_.resize(keep);
+}
+
+void request_poller::drain(std::chrono::milliseconds timeout) {
+    const int id = id_.load(std::memory_order_acquire);
+    if (id < 0) return;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (pending() > 0) {
+        ext::poll_now(id);
+        if (pending() == 0) break;
+        if (std::chrono::steady_clock::now() >= deadline && !cancel_.exchange(true, std::memory_order_acq_rel)) {
+            std::fprintf(stderr,
+                         "loom: warning: loom::mpi::environment ends with %zu MPI request%s still pending after "
+                         "%lld ms; cancelling them\n",
+                         pending(), pending() == 1 ? "" : "s", static_cast<long long>(timeout.count()));
+        }
+        std::this_thread::yield();
+    }
+    cancel_.store(false, std::memory_order_release);
+}
+
+}  // namespace loom::mpi::impl
