@@ -1,4 +1,5 @@
 #include "calls.hpp"
+#include "request_poller.hpp"
 
 #include <mpi.h>
 
@@ -45,6 +46,10 @@ void require_usable_mpi() {
                         "whichever loom worker is idle, and workers are separate threads (initialise MPI "
                         "with MPI_THREAD_MULTIPLE)");
     }
+    // LOOM_MPI_POLL_US is read (and a bad value reported) at first use, not only when a
+    // request first waits: a program whose requests all complete at once must still
+    // hear about a malformed value.
+    (void)poll_interval();
     g_level.store(provided, std::memory_order_release);
 }
 

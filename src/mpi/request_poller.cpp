@@ -21,7 +21,7 @@ constexpr long default_interval_us = 100;
 // LOOM_MPI_POLL_US: how often a sleeping pool wakes to poll, and how often a busy
 // worker polls between tasks, while requests are pending.
 // As the other LOOM_* variables: empty means unset, surrounding spaces are ignored.
-std::chrono::microseconds poll_interval() {
+std::chrono::microseconds read_poll_interval() {
     const char* raw = std::getenv("LOOM_MPI_POLL_US");
     std::string text = raw ? raw : "";
     const auto first = text.find_first_not_of(" \t");
@@ -41,6 +41,11 @@ std::chrono::microseconds poll_interval() {
 }
 
 }  // namespace
+
+std::chrono::microseconds poll_interval() {
+    static const std::chrono::microseconds interval = read_poll_interval();
+    return interval;
+}
 
 request_poller& poller() noexcept {
     static request_poller instance;

@@ -69,6 +69,8 @@ private:
 
 /// The process's poller (MPI requests are process-wide).
 request_poller& poller() noexcept;
+/// LOOM_MPI_POLL_US, read once (one warning for a malformed value; 100 us then).
+std::chrono::microseconds poll_interval();
 
 /// An MPI_Status as MPI gives for a null or inactive request.
 MPI_Status empty_status() noexcept;
