@@ -12,8 +12,6 @@
 
 namespace loom::core {
 
-namespace {
-
 std::vector<unsigned> affinity_mask_cpus() {
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -25,6 +23,8 @@ std::vector<unsigned> affinity_mask_cpus() {
     if (cpus.empty()) cpus.push_back(0);
     return cpus;
 }
+
+namespace {
 
 // Logical index of the ancestor of `o` of `type`, or -1.
 int ancestor_index(hwloc_topology_t topo, hwloc_obj_t o, hwloc_obj_type_t type) {

@@ -16,6 +16,10 @@ struct machine_view {
 /// mask, before any binding) on a real machine.
 const machine_view& the_machine();
 
+/// The calling thread's affinity mask as OS processor ids, increasing ({0} if it
+/// cannot be read).
+std::vector<unsigned> affinity_mask_cpus();
+
 /// The usable processors' OS ids, increasing.
 std::vector<unsigned> usable_machine_cpus();
 

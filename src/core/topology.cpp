@@ -51,16 +51,7 @@ void remember_unbound_mask(const std::vector<unsigned>& cpus) {
 // The calling thread's mask, read anew for every pool (a fork child, a mask the
 // program changed between pools); every processor of a simulated machine.
 std::vector<unsigned> allowed_cpus() {
-    if (the_machine().simulated) return usable_machine_cpus();
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    std::vector<unsigned> cpus;
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        for (unsigned c = 0; c < CPU_SETSIZE; ++c)
-            if (CPU_ISSET(c, &set)) cpus.push_back(c);
-    }
-    if (cpus.empty()) cpus.push_back(0);
-    return cpus;
+    return the_machine().simulated ? usable_machine_cpus() : affinity_mask_cpus();
 }
 
 bool allowed(const std::vector<unsigned>& cpus, unsigned id) {

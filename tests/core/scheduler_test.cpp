@@ -81,6 +81,21 @@ TEST(Scheduler, MailboxRunsOnTheNamedWorker) {
     }
 }
 
+// Keeps every worker but the caller's busy until `release` is set, so the caller's
+// worker alone sees the tasks a test queues next; each arrives at `finished` when
+// released. `occupied` (worker_count() - 1) is the caller's: a countdown must outlive
+// its last arrive().
+void occupy_other_workers(std::atomic<bool>& release, countdown& occupied, countdown& finished) {
+    const unsigned others = ext::worker_count() - 1;
+    for (unsigned i = 0; i < others; ++i)
+        ext::submit(ext::make_task([&] {
+            occupied.arrive();
+            while (!release.load()) std::this_thread::yield();
+            finished.arrive();
+        }));
+    occupied.wait();
+}
+
 // On one worker, a queued high-priority task runs before normal ones queued earlier,
 // and low-priority work runs last. The other workers are kept busy until the low task
 // has run, so this worker alone sees the three tasks.
@@ -88,16 +103,10 @@ TEST(Scheduler, HighPriorityRunsFirstAndLowLast) {
     std::mutex order_lock;
     std::vector<int> order;
     run_in_task([&] {
-        const unsigned others = ext::worker_count() - 1;
         std::atomic<bool> release{false};
-        countdown occupied(others), finished(others + 3);
-        for (unsigned i = 0; i < others; ++i)
-            ext::submit(ext::make_task([&] {
-                occupied.arrive();
-                while (!release.load()) std::this_thread::yield();
-                finished.arrive();
-            }));
-        occupied.wait();
+        countdown finished(ext::worker_count() - 1 + 3);
+        countdown occupied(ext::worker_count() - 1);
+        occupy_other_workers(release, occupied, finished);
         auto add = [&](int id, priority p) {
             ext::submit(ext::make_task([&, id] {
                 {
@@ -123,16 +132,10 @@ TEST(Scheduler, HighPriorityLevelsRunHighestFirst) {
     std::mutex order_lock;
     std::vector<int> order;
     run_in_task([&] {
-        const unsigned others = ext::worker_count() - 1;
         std::atomic<bool> release{false};
-        countdown occupied(others), finished(others + 7);
-        for (unsigned i = 0; i < others; ++i)
-            ext::submit(ext::make_task([&] {
-                occupied.arrive();
-                while (!release.load()) std::this_thread::yield();
-                finished.arrive();
-            }));
-        occupied.wait();
+        countdown finished(ext::worker_count() - 1 + 7);
+        countdown occupied(ext::worker_count() - 1);
+        occupy_other_workers(release, occupied, finished);
         auto add = [&](int id, priority p, unsigned level) {
             ext::task* t = ext::make_task([&, id] {
                 {
@@ -163,16 +166,10 @@ TEST(Scheduler, HighPriorityStreamDoesNotStarveNormalWork) {
     constexpr int chain = 300;
     std::atomic<int> high_ran{0}, high_before_normal{-1};
     run_in_task([&] {
-        const unsigned others = ext::worker_count() - 1;
         std::atomic<bool> release{false};
-        countdown occupied(others), finished(others + 2);
-        for (unsigned i = 0; i < others; ++i)
-            ext::submit(ext::make_task([&] {
-                occupied.arrive();
-                while (!release.load()) std::this_thread::yield();
-                finished.arrive();
-            }));
-        occupied.wait();
+        countdown finished(ext::worker_count() - 1 + 2);
+        countdown occupied(ext::worker_count() - 1);
+        occupy_other_workers(release, occupied, finished);
         ext::submit(ext::make_task([&] {
             high_before_normal = high_ran.load();
             finished.arrive();
