@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "machine.hpp"
+#include "process_hwloc.hpp"
 
 namespace loom::core {
 
@@ -60,9 +61,8 @@ private:
 
 machine_view load() {
     machine_view m;
-    hwloc_topology_t topo = nullptr;
-    if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0) {
-        if (topo) hwloc_topology_destroy(topo);
+    hwloc_topology_t topo = process_hwloc();
+    if (!topo) {
         for (unsigned c : affinity_mask_cpus()) m.cpus.push_back({c, 0, 0, 0, c, 0});
         dense cores;
         for (auto& p : m.cpus) p.core = cores(p.cpu);
@@ -88,7 +88,6 @@ machine_view load() {
         p.thread = threads_in_core[p.core]++;
         m.cpus.push_back(p);
     }
-    hwloc_topology_destroy(topo);
     if (m.cpus.empty())
         for (unsigned c : affinity_mask_cpus()) m.cpus.push_back({c, 0, 0, 0, static_cast<unsigned>(m.cpus.size()), 0});
     return m;

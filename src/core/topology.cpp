@@ -12,15 +12,13 @@
 
 #include "config.hpp"
 #include "machine.hpp"
+#include "process_hwloc.hpp"
 
 namespace loom::core {
 
 struct topology::hw {
-    hwloc_topology_t topo = nullptr;
+    hwloc_topology_t topo = nullptr;      // the process's (process_hwloc), not owned
     std::vector<hwloc_obj_t> place_objs;  // one per distinct place, may be null
-    ~hw() {
-        if (topo) hwloc_topology_destroy(topo);
-    }
 };
 
 namespace {
@@ -165,12 +163,10 @@ topology::topology(unsigned workers, std::vector<unsigned> cpus_in)
     if (cpus_.empty()) cpus_.push_back(0);
     const std::vector<unsigned>& cpus = cpus_;
     std::vector<hwloc_obj_t> objs;
-    if (hwloc_topology_init(&hw_->topo) == 0 && hwloc_topology_load(hw_->topo) == 0) {
+    hw_->topo = process_hwloc();
+    if (hw_->topo) {
         objs = candidate_objs(hw_->topo, cpus, workers);
         if (numa_balanced_requested()) objs = numa_balanced(hw_->topo, objs, workers);
-    } else if (hw_->topo) {
-        hwloc_topology_destroy(hw_->topo);
-        hw_->topo = nullptr;
     }
     places_.resize(workers);
     hw_->place_objs.assign(workers, nullptr);

@@ -1,7 +1,8 @@
 // Worker placement and victim order on machines this one is not: each scenario loads
-// a synthetic hwloc topology (HWLOC_SYNTHETIC, set here before the pool starts), on
-// which loom computes bindings without applying them, and checks the exact place of
-// every worker and the exact order in which each worker steals.
+// a synthetic hwloc topology (HWLOC_SYNTHETIC, set here and the program executed again:
+// hwloc reads it when libloom is loaded), on which loom computes bindings without
+// applying them, and checks the exact place of every worker and the exact order in
+// which each worker steals.
 //
 //   topology_scenarios <scenario>     exit 0 when everything matches, 1 otherwise
 #include <cstdio>
@@ -9,6 +10,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "loom/ext/machine.hpp"
 #include "loom/ext/scheduler.hpp"
@@ -114,8 +117,15 @@ int main(int argc, char** argv) {
     }
     for (const scenario& sc : scenarios()) {
         if (std::strcmp(sc.name, argv[1]) != 0) continue;
-        // Before the pool exists: the machine is read when it starts.
-        setenv("HWLOC_SYNTHETIC", sc.synthetic, 1);
+        // hwloc reads HWLOC_SYNTHETIC when libloom is loaded (core/process_hwloc.cpp):
+        // the scenario runs in a fresh image of this program with it set.
+        if (const char* set = std::getenv("HWLOC_SYNTHETIC"); !set || std::strcmp(set, sc.synthetic) != 0) {
+            setenv("HWLOC_SYNTHETIC", sc.synthetic, 1);
+            execv("/proc/self/exe", argv);
+            std::perror("execv /proc/self/exe");
+            return 2;
+        }
+        // Before the pool exists: the mapping is read when it starts.
         setenv("LOOM_MAPPING", sc.mapping, 1);
         setenv("LOOM_PIN", "true", 1);
         setenv("LOOM_NUM_THREADS", std::to_string(sc.workers).c_str(), 1);

@@ -36,7 +36,10 @@ file_id identify(const char* path) {
     return {st.st_dev, st.st_ino, true};
 }
 
-// loom's own file, whatever name it was loaded under (stat follows the links).
+// loom's own file, whatever name it was loaded under (stat follows the links). Never
+// from inside a dl_iterate_phdr callback: glibc holds its namespace write lock through
+// the callbacks and dladdr takes the load lock, the reverse of dlopen's order, so a
+// thread in dlopen at that moment deadlocks with this one (tests/omp/loader_race).
 const file_id& own_file() {
     static const file_id id = [] {
         Dl_info info{};
@@ -64,16 +67,19 @@ bool runtime_name(const char* path) {
 }
 
 struct scan_state {
+    file_id own;  // resolved before the walk: the callback must not enter the loader
     std::string foreign;
     unsigned long long changes = 0;
 };
 
+// A dl_iterate_phdr callback: runs under the loader's write lock, so it calls nothing
+// that takes a loader lock (dladdr, dlsym, dlopen), only stat and the allocator.
 int scan_object(dl_phdr_info* info, std::size_t, void* data) {
     auto* st = static_cast<scan_state*>(data);
     st->changes = info->dlpi_adds + info->dlpi_subs;
     if (!info->dlpi_name || !runtime_name(info->dlpi_name)) return 0;
     const file_id id = identify(info->dlpi_name);
-    const file_id& own = own_file();
+    const file_id& own = st->own;
     if (id.valid && own.valid && id.dev == own.dev && id.ino == own.ino) return 0;
     st->foreign = info->dlpi_name;
     return 1;
@@ -107,6 +113,7 @@ void check_foreign_runtimes() noexcept {
     std::unique_lock lk(g_scan_mutex, std::try_to_lock);
     if (!lk.owns_lock()) return;  // another thread is looking
     scan_state st;
+    st.own = own_file();
     try {
         dl_iterate_phdr(scan_object, &st);
         if (!st.foreign.empty()) say_once(st.foreign);
