@@ -42,6 +42,21 @@ bound_closure<Fn, std::decay_t<Args>...> bind_closure(Args&&... args) {
     return {{}, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...)};
 }
 
+/// The adaptor object of the algorithms that take a sender and one function and differ
+/// only in the completion they act on (then / upon_error / upon_stopped, let_value /
+/// let_error / let_stopped): Sender<Tag, S, F> with the sender, or the pipe closure.
+template <template <class, class, class> class Sender, class Tag>
+struct fn_adaptor {
+    template <sender S, class F>
+    auto operator()(S&& s, F&& f) const {
+        return Sender<Tag, std::decay_t<S>, std::decay_t<F>>(std::forward<S>(s), std::forward<F>(f));
+    }
+    template <class F>
+    auto operator()(F&& f) const {
+        return bind_closure<fn_adaptor>(std::forward<F>(f));
+    }
+};
+
 /// c1 | c2: a closure that applies c1, then c2.
 template <class C1, class C2>
 struct composed_closure : sender_adaptor_closure<composed_closure<C1, C2>> {

@@ -189,16 +189,7 @@ private:
 };
 
 template <class Tag>
-struct let_adaptor {
-    template <sender S, class F>
-    auto operator()(S&& s, F&& f) const {
-        return let_sender<Tag, std::decay_t<S>, std::decay_t<F>>(std::forward<S>(s), std::forward<F>(f));
-    }
-    template <class F>
-    auto operator()(F&& f) const {
-        return bind_closure<let_adaptor>(std::forward<F>(f));
-    }
-};
+using let_adaptor = fn_adaptor<let_sender, Tag>;
 
 }  // namespace detail
 

@@ -147,16 +147,7 @@ private:
 };
 
 template <class Tag>
-struct then_adaptor {
-    template <sender S, class F>
-    auto operator()(S&& s, F&& f) const {
-        return then_sender<Tag, std::decay_t<S>, std::decay_t<F>>(std::forward<S>(s), std::forward<F>(f));
-    }
-    template <class F>
-    auto operator()(F&& f) const {
-        return bind_closure<then_adaptor>(std::forward<F>(f));
-    }
-};
+using then_adaptor = fn_adaptor<then_sender, Tag>;
 
 }  // namespace detail
 
