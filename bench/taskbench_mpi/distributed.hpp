@@ -224,4 +224,24 @@ inline void exchange_before(long t, const Setup& s, tb::Rows& rows, std::vector<
   MPI_Waitall(int(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
 }
 
+// The bulk-synchronous versions' whole run (MPI, MPI + OpenMP): before every row the
+// exchange, then `run_row(t, lo, hi)` over this rank's points [lo, hi) of row t; timed
+// over the repetitions, checked on every rank, recorded by rank 0.
+template <class RunRow>
+int run_bulk_synchronous(const lb::Cli& cli, const Options& o, const Setup& s, tb::GraphRun& run, RunRow&& run_row) {
+  const tb::Graph& g = run.graph;
+  std::vector<MPI_Request> reqs;
+  auto rows = [&] {
+    for (long t = 0; t < g.steps; ++t) {
+      exchange_before(t, s, run.rows, reqs);
+      const long lo = std::max(s.layout.lo(), g.offset_at(t));
+      const long hi = std::min(s.layout.hi(), g.offset_at(t) + g.width_at(t));
+      run_row(t, lo, hi);
+    }
+  };
+  const lb::Timing timing = measure(
+      o.run, [&] { run.reset(); }, rows, [&] { return verified_everywhere(run, s.layout); });
+  return report(cli, o, s, timing);
+}
+
 }  // namespace taskbench_mpi

@@ -8,20 +8,6 @@ namespace lb = loom_bench;
 namespace tb = taskbench;
 namespace dt = taskbench_mpi;
 
-namespace {
-
-void run_graph(tb::GraphRun& run, const dt::Setup& s, std::vector<MPI_Request>& reqs) {
-  const tb::Graph& g = run.graph;
-  for (long t = 0; t < g.steps; ++t) {
-    dt::exchange_before(t, s, run.rows, reqs);
-    const long lo = std::max(s.layout.lo(), g.offset_at(t));
-    const long hi = std::min(s.layout.hi(), g.offset_at(t) + g.width_at(t));
-    for (long x = lo; x < hi; ++x) run.execute(t, x, 0);
-  }
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   lb::Cli cli(argc, argv, "taskbench_mpi", "distributed Task Bench, MPI bulk synchronous, one rank per core");
   dt::Options o = dt::parse(cli);
@@ -33,11 +19,9 @@ int main(int argc, char** argv) {
   }
   s.cores = s.layout.ranks;  // one core per rank, whatever --threads said
   tb::GraphRun graph_run(o.cfg.graph, o.cfg.kernel, 1);
-  std::vector<MPI_Request> reqs;
-  auto timing = dt::measure(
-      o.run, [&] { graph_run.reset(); }, [&] { run_graph(graph_run, s, reqs); },
-      [&] { return dt::verified_everywhere(graph_run, s.layout); });
-  const int status = dt::report(cli, o, s, timing);
+  const int status = dt::run_bulk_synchronous(cli, o, s, graph_run, [&](long t, long lo, long hi) {
+    for (long x = lo; x < hi; ++x) graph_run.execute(t, x, 0);
+  });
   MPI_Finalize();
   return status;
 }
