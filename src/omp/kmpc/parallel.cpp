@@ -25,7 +25,10 @@ void take_args(va_list ap, kmp_int32 argc, void** args) {
 }  // namespace
 
 LOOM_OMP_API void __kmpc_fork_call(ident_t* loc, kmp_int32 argc, kmpc_micro fn, ...) {
-    LOOM_OMPT_STORE_RA();
+    // Registered first: a tool starts when the thread registers, and its first region
+    // must already report codeptr_ra and the encountering task's frame.
+    (void)this_thread_no_suspend();
+    LOOM_OMPT_ENTER();
     if (loom::ext::tracing()) t_fork_psource = loc ? loc->psource : nullptr;
     void* args[max_fork_args];
     va_list ap;
@@ -38,7 +41,8 @@ LOOM_OMP_API void __kmpc_fork_call(ident_t* loc, kmp_int32 argc, kmpc_micro fn, 
 // parallel if(cond) (clang 17+): one shared-variable block, or none.
 LOOM_OMP_API void __kmpc_fork_call_if(ident_t*, kmp_int32, kmpc_micro fn, kmp_int32 cond,
                                       void* args) {
-    LOOM_OMPT_STORE_RA();
+    (void)this_thread_no_suspend();
+    LOOM_OMPT_ENTER();
     void* a[1] = {args};
     fork_region(fn, args ? 1 : 0, a, cond != 0, 0, 0);
 }

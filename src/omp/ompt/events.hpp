@@ -68,6 +68,11 @@ void task_create(tasking::tdata* d, int flags, bool has_deps, const void* ra);
 /// Switch from the running task (`from`, null: the implicit task) to `to` and back.
 void task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next);
 ompt_data_t* task_data_of(tasking::tdata* d);
+ompt_frame_t* task_frame_of(tasking::tdata* d);
+/// An undeferred task `d` of the task `prev` (null: the implicit task `it`) runs in
+/// the entry point whose frame is `frame`: the encountering task's enter_frame and
+/// `d`'s exit_frame (both cleared with frame = null when it ends).
+void undeferred_frames(tasking::tdata* prev, implicit_task* it, tasking::tdata* d, void* frame);
 /// Task `rec` is launched (task_create); `undeferred`: if(0), run by its creator now.
 void task_launched(ext::task* rec, bool undeferred);
 /// The running context switches to explicit task `d` (which ran `prev`, null: the

@@ -155,8 +155,11 @@ void reset_threads_after_fork() noexcept;
 
 /// thread-limit-var of the code running in `it` on `th` (0: none).
 int thread_limit_of(const thread_state* th, const implicit_task* it) noexcept;
-/// Invokes an outlined region body with `argc` pointer arguments.
-void invoke_microtask(kmpc_micro fn, kmp_int32 gtid, kmp_int32 tid, int argc, void** args);
+/// Invokes an outlined region body with `argc` pointer arguments. With `exit_frame`
+/// (only while a tool is active), the frame of the runtime function that calls the
+/// body is that implicit task's exit_frame while the body runs (OMPT).
+void invoke_microtask(kmpc_micro fn, kmp_int32 gtid, kmp_int32 tid, int argc, void** args,
+                      ompt_frame_t* exit_frame = nullptr);
 
 /// LOOM_TRACE: the psource of the region the calling thread forks next (set by the
 /// fork entry points only while tracing).
