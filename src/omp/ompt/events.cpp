@@ -132,6 +132,8 @@ void mutex_acquired(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra) {
     if (auto f = callback<ompt_callback_mutex_t>(ompt_callback_mutex_acquired)) f(kind, wait_id, ra);
 }
 
+void mutex_released_wait() { this_thread()->ompt_state = 0; }
+
 void mutex_released(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra) {
     if (auto f = callback<ompt_callback_mutex_t>(ompt_callback_mutex_released)) f(kind, wait_id, ra);
 }

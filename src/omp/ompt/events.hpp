@@ -52,6 +52,19 @@ void nest_lock(ompt_scope_endpoint_t endpoint, std::uint64_t wait_id, const void
 void lock_init(ompt_mutex_t kind, unsigned hint, std::uint64_t wait_id, const void* ra);
 void lock_destroy(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra);
 void flush(const void* ra);
+/// A mutex wait reported by mutex_acquire ended without the mutex (a failed test, a
+/// nest lock the task already held): the thread's state goes back to work.
+void mutex_released_wait();
+
+// ---- the lock routines with their events (lock_events.cpp) -----------------------------
+void lock_init_traced(void* lk, std::uintptr_t hint, bool nest, const char* routine, const void* ra);
+void lock_destroy_traced(void* lk, bool nest, const char* routine, const void* ra);
+void lock_set_traced(void* lk, const char* routine, const void* ra);
+void lock_unset_traced(void* lk, const char* routine, const void* ra);
+int lock_test_traced(void* lk, const char* routine, const void* ra);
+int nest_lock_set_traced(void* lk, const char* routine, std::uintptr_t owner, const void* ra);
+void nest_lock_unset_traced(void* lk, const char* routine, std::uintptr_t owner, const void* ra);
+int nest_lock_test_traced(void* lk, const char* routine, std::uintptr_t owner, const void* ra);
 
 // ---- worksharing, masked, cancellation ----------------------------------------------
 void work(ompt_work_t type, ompt_scope_endpoint_t endpoint, std::uint64_t count, const void* ra);
