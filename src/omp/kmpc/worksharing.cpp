@@ -53,8 +53,25 @@ ompt_work_t dispatch_work_type(kmp_int32 schedule) {
         w = ompt_work_loop_guided; break;
     default: break;
     }
+    // A team of one runs guided and auto loops as one static block (libomp too).
+    if (w == ompt_work_loop_guided && current_task()->nthreads == 1) w = ompt_work_loop_static;
     this_thread()->ompt_loop_work = w;
     return w;
+}
+
+// The dispatch event of a static loop's share (libomp reports the first chunk): a
+// section names the construct by its codeptr_ra, a loop or distribute its chunk.
+void static_chunk_event(const ident_t* loc, std::int64_t lo, std::int64_t up, std::int64_t incr,
+                        const void* ra) {
+    const ompt_work_t w = static_work_type(loc);
+    if (w == ompt_work_sections) {
+        ompt::dispatch_section(ra);
+        return;
+    }
+    if (incr == 0 || (incr > 0 ? lo > up : lo < up)) return;  // no iteration here
+    const std::uint64_t n = static_cast<std::uint64_t>(incr > 0 ? (up - lo) / incr : (lo - up) / -incr) + 1;
+    ompt::dispatch(w == ompt_work_distribute ? ompt_dispatch_distribute_chunk : ompt_dispatch_ws_loop_chunk,
+                   static_cast<std::uint64_t>(lo), n);
 }
 
 ompt_work_t dispatch_work_type() { return static_cast<ompt_work_t>(this_thread()->ompt_loop_work); }
@@ -70,6 +87,9 @@ ompt_work_t dispatch_work_type() { return static_cast<ompt_work_t>(this_thread()
                              static_cast<std::uint64_t>(*up - *lo) / static_cast<std::uint64_t>(incr ? incr : 1) + 1, \
                              LOOM_OMPT_RA));                                                     \
         for_static_init<T, ST>(current_task(), sched, last, lo, up, st, incr, chunk);            \
+        if (ompt::on()) [[unlikely]]                                                             \
+            static_chunk_event(loc, static_cast<std::int64_t>(*lo), static_cast<std::int64_t>(*up), \
+                               static_cast<std::int64_t>(incr), LOOM_OMPT_RA);                   \
     }                                                                                            \
     LOOM_OMP_API void __kmpc_dist_for_static_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 sched, \
                                                            kmp_int32* last, T* lo, T* up,        \

@@ -171,6 +171,14 @@ void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iteration
     f(region_of(this_thread()->current), current_task_data(), kind, instance);
 }
 
+void dispatch_section(const void* ra) {
+    auto f = callback<ompt_callback_dispatch_t>(ompt_callback_dispatch);
+    if (!f) return;
+    ompt_data_t instance;
+    instance.ptr = const_cast<void*>(ra);
+    f(region_of(this_thread()->current), current_task_data(), ompt_dispatch_section, instance);
+}
+
 void masked(ompt_scope_endpoint_t endpoint, const void* ra) {
     if (auto f = callback<ompt_callback_masked_t>(ompt_callback_masked))
         f(endpoint, region_of(this_thread()->current), current_task_data(), ra);

@@ -69,6 +69,8 @@ int nest_lock_test_traced(void* lk, const char* routine, std::uintptr_t owner, c
 // ---- worksharing, masked, cancellation ----------------------------------------------
 void work(ompt_work_t type, ompt_scope_endpoint_t endpoint, std::uint64_t count, const void* ra);
 void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iterations);
+/// A section begins: its instance is the construct's codeptr_ra.
+void dispatch_section(const void* ra);
 void masked(ompt_scope_endpoint_t endpoint, const void* ra);
 void cancel(int flags, const void* ra);
 
