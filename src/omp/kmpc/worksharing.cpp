@@ -215,6 +215,21 @@ LOOM_OMP_API void* __kmpc_copyprivate_light(ident_t*, kmp_int32, void* cpy_data)
 
 // ---- reductions --------------------------------------------------------------------------
 
+// OMPT: a reduction whose combining the caller does now (1) ends at __kmpc_end_reduce*;
+// otherwise (0: nothing left to do here, 2: atomic updates, which clang follows with
+// __kmpc_end_reduce only in the blocking form) it ends at once.
+static void reduction_began(kmp_int32 r, const void* ra) {
+    thread_state* th = this_thread();
+    th->ompt_reduce_open = r == 1;
+    if (r != 1) ompt::reduction(ompt_scope_end, ra);
+}
+static void reduction_ended(const void* ra) {
+    thread_state* th = this_thread();
+    if (!th->ompt_reduce_open) return;
+    th->ompt_reduce_open = false;
+    ompt::reduction(ompt_scope_end, ra);
+}
+
 // ident_atomic_reduce: clang says that the reduction may use the atomic method.
 static bool atomic_reduce_allowed(const ident_t* loc) {
     return loc && (loc->flags & ident_atomic_reduce) != 0;
@@ -223,17 +238,26 @@ static bool atomic_reduce_allowed(const ident_t* loc) {
 LOOM_OMP_API kmp_int32 __kmpc_reduce_nowait(ident_t* loc, kmp_int32, kmp_int32, std::size_t,
                                             void* reduce_data, void (*reduce_func)(void*, void*),
                                             kmp_critical_name*) {
-    return reduce_begin(current_task(), atomic_reduce_allowed(loc), reduce_data, reduce_func, true);
+    LOOM_OMPT_EVENT(reduction(ompt_scope_begin, LOOM_OMPT_RA));
+    const kmp_int32 r = reduce_begin(current_task(), atomic_reduce_allowed(loc), reduce_data, reduce_func, true);
+    if (ompt::on()) [[unlikely]] reduction_began(r, LOOM_OMPT_RA);
+    return r;
 }
-LOOM_OMP_API void __kmpc_end_reduce_nowait(ident_t*, kmp_int32, kmp_critical_name*) {}
+LOOM_OMP_API void __kmpc_end_reduce_nowait(ident_t*, kmp_int32, kmp_critical_name*) {
+    if (ompt::on()) [[unlikely]] reduction_ended(LOOM_OMPT_RA);
+}
 
 LOOM_OMP_API kmp_int32 __kmpc_reduce(ident_t* loc, kmp_int32, kmp_int32, std::size_t,
                                      void* reduce_data, void (*reduce_func)(void*, void*),
                                      kmp_critical_name*) {
-    return reduce_begin(current_task(), atomic_reduce_allowed(loc), reduce_data, reduce_func,
-                        false);
+    LOOM_OMPT_EVENT(reduction(ompt_scope_begin, LOOM_OMPT_RA));
+    const kmp_int32 r = reduce_begin(current_task(), atomic_reduce_allowed(loc), reduce_data, reduce_func,
+                                     false);
+    if (ompt::on()) [[unlikely]] reduction_began(r, LOOM_OMPT_RA);
+    return r;
 }
 LOOM_OMP_API void __kmpc_end_reduce(ident_t*, kmp_int32, kmp_critical_name*) {
+    if (ompt::on()) [[unlikely]] reduction_ended(LOOM_OMPT_RA);
     reduce_end(current_task());
 }
 

@@ -31,12 +31,12 @@ ompt_set_result_t delivery(int event) noexcept {
     case ompt_callback_dispatch:
     case ompt_callback_cancel:
     case ompt_callback_flush:
+    case ompt_callback_reduction:      // clang's reductions; gcc's are compiled inline
+    case ompt_callback_control_tool:
+    case ompt_callback_error:
         return ompt_set_sometimes;
     case ompt_callback_dependences:    // not reported yet
     case ompt_callback_task_dependence:
-    case ompt_callback_control_tool:
-    case ompt_callback_reduction:
-    case ompt_callback_error:
     case ompt_callback_target:
     case ompt_callback_target_data_op:
     case ompt_callback_target_submit:

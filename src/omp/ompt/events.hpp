@@ -73,6 +73,12 @@ void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iteration
 void dispatch_section(const void* ra);
 void masked(ompt_scope_endpoint_t endpoint, const void* ra);
 void cancel(int flags, const void* ra);
+/// omp_control_tool: the tool's answer, -1 if it registered no control_tool callback.
+int control_tool(int command, int modifier, void* arg, const void* ra);
+/// The error directive (severity 1 warning, 2 fatal), before loom reports it.
+void error(int severity, const char* message, const void* ra);
+/// A reduction of the calling task (__kmpc_reduce*) begins or ends.
+void reduction(ompt_scope_endpoint_t endpoint, const void* ra);
 
 // ---- explicit tasks (task_events.cpp) ----------------------------------------------------
 /// The tool data of the running task (explicit or implicit) of the calling thread.

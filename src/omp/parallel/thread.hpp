@@ -121,7 +121,8 @@ struct thread_state {
     ompt_data_t ompt_thread{};
     int ompt_state = 0;
     std::uint64_t ompt_wait_id = 0;
-    int ompt_loop_work = 0;  // ompt_work_t of the dynamic loop this thread is in (its end event)
+    int ompt_loop_work = 0;
+    bool ompt_reduce_open = false;  // a reported reduction ends at __kmpc_end_reduce*  // ompt_work_t of the dynamic loop this thread is in (its end event)
 };
 
 /// The calling thread's state, registering the thread on first use. Not inlined on
