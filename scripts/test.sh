@@ -136,7 +136,7 @@ if run_step configure cmake --preset default &&
 
   # ---- 2b. LLVM's OpenMP runtime tests on loom ---------------------------------------
   # Debian's llvm-toolchain-19 openmp/runtime/test (fetched, cached in .cache/): every
-  # folder but ompt (loom has no tool interface), tasking in a run of its own; compared
+  # folder (the tool interface, ompt, included), tasking in a run of its own; compared
   # with tests/omp/lit/expected-failures-loom.txt: fails only on a failure not listed.
   if ((skip_llvm)); then
     skip_step llvm-omp-suite "--skip-llvm"

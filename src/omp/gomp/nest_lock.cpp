@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "loom/ext/export.hpp"
+#include "ompt/events.hpp"
 #include "sync/lock.hpp"
 #include "tasking/task.hpp"
 
@@ -27,15 +28,26 @@ std::uintptr_t task_owner_id() {
 // Local names: only the @OMP_3.0 aliases of gomp/versions.cpp export them.
 extern "C" {
 
+// With a tool active, the twins of ompt/lock_events.cpp report the lock's events.
 void loom_gomp30_omp_set_nest_lock(void* lk) {
+    if (loom::omp::ompt::on()) [[unlikely]] {
+        (void)loom::omp::ompt::nest_lock_set_traced(lk, "omp_set_nest_lock", task_owner_id(), LOOM_OMPT_RA);
+        return;
+    }
     (void)loom::omp::nest_lock_set(lk, "omp_set_nest_lock", task_owner_id());
 }
 
 void loom_gomp30_omp_unset_nest_lock(void* lk) {
-    loom::omp::nest_lock_unset(lk, "omp_unset_nest_lock", task_owner_id());
+    if (loom::omp::ompt::on()) [[unlikely]] {
+        loom::omp::ompt::nest_lock_unset_traced(lk, "omp_unset_nest_lock", task_owner_id(), LOOM_OMPT_RA);
+        return;
+    }
+    (void)loom::omp::nest_lock_unset(lk, "omp_unset_nest_lock", task_owner_id());
 }
 
 int loom_gomp30_omp_test_nest_lock(void* lk) {
+    if (loom::omp::ompt::on()) [[unlikely]]
+        return loom::omp::ompt::nest_lock_test_traced(lk, "omp_test_nest_lock", task_owner_id(), LOOM_OMPT_RA);
     return loom::omp::nest_lock_test(lk, "omp_test_nest_lock", task_owner_id());
 }
 

@@ -45,6 +45,7 @@ using namespace loom::omp;
 // libgomp_g.h: void GOMP_parallel (void (*) (void *), void *, unsigned, unsigned).
 LOOM_OMP_API void GOMP_parallel(gomp::body_fn fn, void* data, unsigned num_threads,
                                 unsigned flags) {
-    LOOM_OMPT_STORE_RA();
+    (void)this_thread_no_suspend();
+    LOOM_OMPT_ENTER();
     gomp::fork(fn, data, num_threads, flags);
 }

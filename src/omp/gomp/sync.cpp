@@ -39,6 +39,7 @@ using namespace loom::omp::gomp;
 // barrier (bar.c, the last arriver clears work_share_cancelled), it ends a loop or
 // sections cancellation, else the region's next loop looked cancelled too.
 LOOM_OMP_API void GOMP_barrier() {
+    LOOM_OMPT_ENTER();
     LOOM_OMPT_EVENT(sync_region(ompt_sync_region_barrier_explicit, ompt_scope_begin, LOOM_OMPT_RA));
     (void)cancel_barrier(current_task());
     LOOM_OMPT_EVENT(sync_region(ompt_sync_region_barrier_explicit, ompt_scope_end, LOOM_OMPT_RA));

@@ -141,7 +141,7 @@ void undeferred(const gomp::task_spec& s, void** depend, void* detach) {
 LOOM_OMP_API void GOMP_task(gomp::body_fn fn, void* data, gomp::copy_fn cpyfn, long arg_size,
                             long arg_align, bool if_clause, unsigned flags, void** depend,
                             int priority, void* detach) {
-    LOOM_OMPT_STORE_RA();
+    LOOM_OMPT_ENTER();
     const gomp::task_spec s{fn, data, cpyfn, arg_size, arg_align, flags,
                             (flags & gomp::task_priority) ? priority : 0};
     if (!if_clause) {
@@ -160,6 +160,7 @@ LOOM_OMP_API void GOMP_task(gomp::body_fn fn, void* data, gomp::copy_fn cpyfn, l
 }
 
 LOOM_OMP_API void GOMP_taskwait() {
+    LOOM_OMPT_ENTER();
     LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_begin, LOOM_OMPT_RA));
     tasking::task_wait();
     LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_end, LOOM_OMPT_RA));

@@ -41,7 +41,7 @@ LOOM_OMP_API void __kmpc_set_nest_lock(ident_t*, kmp_int32, void** l) {
     (void)nest_lock_set(l, "omp_set_nest_lock");
 }
 LOOM_OMP_API void __kmpc_unset_nest_lock(ident_t*, kmp_int32, void** l) {
-    nest_lock_unset(l, "omp_unset_nest_lock");
+    (void)nest_lock_unset(l, "omp_unset_nest_lock");
 }
 LOOM_OMP_API int __kmpc_test_nest_lock(ident_t*, kmp_int32, void** l) {
     return nest_lock_test(l, "omp_test_nest_lock");

@@ -9,7 +9,7 @@
 #include "parallel/fork.hpp"
 #include "parallel/thread.hpp"
 
-#include "ompt/ompt.hpp"
+#include "ompt/events.hpp"
 using namespace loom::omp;
 
 namespace {
@@ -25,7 +25,10 @@ void take_args(va_list ap, kmp_int32 argc, void** args) {
 }  // namespace
 
 LOOM_OMP_API void __kmpc_fork_call(ident_t* loc, kmp_int32 argc, kmpc_micro fn, ...) {
-    LOOM_OMPT_STORE_RA();
+    // Registered first: a tool starts when the thread registers, and its first region
+    // must already report codeptr_ra and the encountering task's frame.
+    (void)this_thread_no_suspend();
+    LOOM_OMPT_ENTER();
     if (loom::ext::tracing()) t_fork_psource = loc ? loc->psource : nullptr;
     void* args[max_fork_args];
     va_list ap;
@@ -38,7 +41,8 @@ LOOM_OMP_API void __kmpc_fork_call(ident_t* loc, kmp_int32 argc, kmpc_micro fn, 
 // parallel if(cond) (clang 17+): one shared-variable block, or none.
 LOOM_OMP_API void __kmpc_fork_call_if(ident_t*, kmp_int32, kmpc_micro fn, kmp_int32 cond,
                                       void* args) {
-    LOOM_OMPT_STORE_RA();
+    (void)this_thread_no_suspend();
+    LOOM_OMPT_ENTER();
     void* a[1] = {args};
     fork_region(fn, args ? 1 : 0, a, cond != 0, 0, 0);
 }
@@ -90,11 +94,25 @@ LOOM_OMP_API void __kmpc_push_proc_bind(ident_t*, kmp_int32, kmp_int32 proc_bind
     push_proc_bind(proc_bind);
 }
 
+// The caller runs the region's body itself, between these two calls: with a tool, the
+// encountering task stays in the runtime (enter_frame) until the end call, and the
+// region's implicit task exits to the caller's frame (the saved frame pointer).
 LOOM_OMP_API void __kmpc_serialized_parallel(ident_t*, kmp_int32) {
+    (void)this_thread_no_suspend();
     LOOM_OMPT_STORE_RA();
+    if (ompt::on()) [[unlikely]] {
+        ompt_frame_t* parent = ompt::current_task_frame();
+        if (!parent->enter_frame.ptr) parent->enter_frame.ptr = LOOM_OMPT_FRAME_ADDRESS();
+        begin_serialized_region();
+        ompt::current_task_frame()->exit_frame.ptr = *static_cast<void**>(__builtin_frame_address(0));
+        return;
+    }
     begin_serialized_region();
 }
-LOOM_OMP_API void __kmpc_end_serialized_parallel(ident_t*, kmp_int32) { end_serialized_region(); }
+LOOM_OMP_API void __kmpc_end_serialized_parallel(ident_t*, kmp_int32) {
+    end_serialized_region();
+    if (ompt::on()) [[unlikely]] ompt::current_task_frame()->enter_frame.ptr = nullptr;
+}
 
 // ---- queries ---------------------------------------------------------------------------
 

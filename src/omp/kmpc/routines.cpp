@@ -5,10 +5,13 @@
 #include "routines/error_directive.hpp"
 #include "routines/routines.hpp"
 
+#include "ompt/events.hpp"
+
 using namespace loom::omp;
 
 // OpenMP 5.1 error directive: severity 1 = warning, 2 = fatal.
 LOOM_OMP_API void __kmpc_error(ident_t* loc, int severity, const char* message) {
+    LOOM_OMPT_EVENT(error(severity, message, LOOM_OMPT_RA));
     report_error_directive(loc ? loc->psource : nullptr, severity, message);
 }
 

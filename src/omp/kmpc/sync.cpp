@@ -23,6 +23,7 @@ ompt_sync_region_t barrier_kind(const ident_t* loc) {
 }  // namespace
 
 LOOM_OMP_API void __kmpc_barrier(ident_t* loc, kmp_int32) {
+    LOOM_OMPT_ENTER();
     LOOM_OMPT_EVENT(sync_region(barrier_kind(loc), ompt_scope_begin, LOOM_OMPT_RA));
     team_barrier(current_task());
     LOOM_OMPT_EVENT(sync_region(barrier_kind(loc), ompt_scope_end, LOOM_OMPT_RA));

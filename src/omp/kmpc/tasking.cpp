@@ -32,14 +32,14 @@ LOOM_OMP_API kmp_task_t* __kmpc_omp_target_task_alloc(ident_t*, kmp_int32, kmp_i
 }
 
 LOOM_OMP_API kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* kt) {
-    LOOM_OMPT_STORE_RA();
+    LOOM_OMPT_ENTER();
     task_spawn(kt);
     return 0;
 }
 
 LOOM_OMP_API void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t* kt) {
     LOOM_OMPT_STORE_RA();
-    undeferred_task_begin(kt);
+    undeferred_task_begin(kt, ompt::on() ? LOOM_OMPT_FRAME_ADDRESS() : nullptr);
 }
 
 LOOM_OMP_API void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t* kt) {
@@ -47,6 +47,7 @@ LOOM_OMP_API void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t* 
 }
 
 LOOM_OMP_API kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32) {
+    LOOM_OMPT_ENTER();
     LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_begin, LOOM_OMPT_RA));
     task_wait();
     LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_end, LOOM_OMPT_RA));
@@ -54,6 +55,7 @@ LOOM_OMP_API kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32) {
 }
 
 LOOM_OMP_API kmp_int32 __kmpc_omp_taskyield(ident_t*, kmp_int32, int) {
+    LOOM_OMPT_ENTER();
     task_yield();
     return 0;
 }
@@ -73,7 +75,7 @@ LOOM_OMP_API kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, kmp_task_t
                                                  kmp_int32 ndeps, kmp_depend_info* dep_list,
                                                  kmp_int32 ndeps_noalias,
                                                  kmp_depend_info* noalias_dep_list) {
-    LOOM_OMPT_STORE_RA();
+    LOOM_OMPT_ENTER();
     task_spawn_with_deps(kt, ndeps, dep_list, ndeps_noalias, noalias_dep_list);
     return 0;
 }
@@ -105,6 +107,7 @@ LOOM_OMP_API depnode::edge* __kmpc_task_get_successors(kmp_task_t* kt) {
 
 LOOM_OMP_API void __kmpc_taskgroup(ident_t*, kmp_int32) { open_group(current_here()); }
 LOOM_OMP_API void __kmpc_end_taskgroup(ident_t*, kmp_int32) {
+    LOOM_OMPT_ENTER();
     LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskgroup, ompt_scope_begin, LOOM_OMPT_RA));
     close_group(current_here());
     LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskgroup, ompt_scope_end, LOOM_OMPT_RA));

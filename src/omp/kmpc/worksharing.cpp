@@ -24,6 +24,57 @@ ompt_work_t static_work_type(const ident_t* loc) {
     if (loc && (loc->flags & 0x800)) return ompt_work_distribute;
     return ompt_work_loop_static;
 }
+
+// OMPT work type of a dispatched loop, as libomp names them: its schedule kind with
+// schedule(runtime) resolved through run-sched-var, auto counted as guided (the way
+// both runtimes serve it). Remembered for the loop's end event.
+ompt_work_t dispatch_work_type(kmp_int32 schedule) {
+    int s = schedule & ~(sch_modifier_monotonic | sch_modifier_nonmonotonic);
+    if (s >= nm_lower && s < nm_upper) s -= nm_lower - sch_lower;
+    if (s >= ord_lower && s < ord_upper) s -= ord_lower - sch_lower;
+    if (s == sch_runtime || s == sch_runtime_simd) {
+        switch (current_task()->icv.sched.kind) {
+        case omp_sched_dynamic: s = sch_dynamic_chunked; break;
+        case omp_sched_guided: s = sch_guided_chunked; break;
+        case omp_sched_auto: s = sch_auto; break;
+        case omp_sched_static: s = sch_static; break;
+        default: s = sch_trapezoidal; break;
+        }
+    }
+    ompt_work_t w = ompt_work_loop_other;
+    switch (s) {
+    case sch_static_chunked: case sch_static: case sch_static_greedy: case sch_static_balanced:
+    case sch_static_balanced_chunked:
+        w = ompt_work_loop_static; break;
+    case sch_dynamic_chunked: case sch_static_steal:
+        w = ompt_work_loop_dynamic; break;
+    case sch_guided_chunked: case sch_auto: case sch_guided_iterative_chunked:
+    case sch_guided_analytical_chunked: case sch_guided_simd: case sch_trapezoidal:
+        w = ompt_work_loop_guided; break;
+    default: break;
+    }
+    // A team of one runs guided and auto loops as one static block (libomp too).
+    if (w == ompt_work_loop_guided && current_task()->nthreads == 1) w = ompt_work_loop_static;
+    this_thread()->ompt_loop_work = w;
+    return w;
+}
+
+// The dispatch event of a static loop's share (libomp reports the first chunk): a
+// section names the construct by its codeptr_ra, a loop or distribute its chunk.
+void static_chunk_event(const ident_t* loc, std::int64_t lo, std::int64_t up, std::int64_t incr,
+                        const void* ra) {
+    const ompt_work_t w = static_work_type(loc);
+    if (w == ompt_work_sections) {
+        ompt::dispatch_section(ra);
+        return;
+    }
+    if (incr == 0 || (incr > 0 ? lo > up : lo < up)) return;  // no iteration here
+    const std::uint64_t n = static_cast<std::uint64_t>(incr > 0 ? (up - lo) / incr : (lo - up) / -incr) + 1;
+    ompt::dispatch(w == ompt_work_distribute ? ompt_dispatch_distribute_chunk : ompt_dispatch_ws_loop_chunk,
+                   static_cast<std::uint64_t>(lo), n);
+}
+
+ompt_work_t dispatch_work_type() { return static_cast<ompt_work_t>(this_thread()->ompt_loop_work); }
 }  // namespace
 
 // ---- static loops ---------------------------------------------------------------------
@@ -36,6 +87,9 @@ ompt_work_t static_work_type(const ident_t* loc) {
                              static_cast<std::uint64_t>(*up - *lo) / static_cast<std::uint64_t>(incr ? incr : 1) + 1, \
                              LOOM_OMPT_RA));                                                     \
         for_static_init<T, ST>(current_task(), sched, last, lo, up, st, incr, chunk);            \
+        if (ompt::on()) [[unlikely]]                                                             \
+            static_chunk_event(loc, static_cast<std::int64_t>(*lo), static_cast<std::int64_t>(*up), \
+                               static_cast<std::int64_t>(incr), LOOM_OMPT_RA);                   \
     }                                                                                            \
     LOOM_OMP_API void __kmpc_dist_for_static_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 sched, \
                                                            kmp_int32* last, T* lo, T* up,        \
@@ -63,7 +117,7 @@ LOOM_OMP_API void __kmpc_for_static_fini(ident_t* loc, kmp_int32) {
 #define LOOM_DISPATCH(SUFFIX, T, ST)                                                            \
     LOOM_OMP_API void __kmpc_dispatch_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 schedule,    \
                                                     T lb, T ub, ST st, ST chunk) {             \
-        LOOM_OMPT_EVENT(work(ompt_work_loop_dynamic, ompt_scope_begin,                         \
+        LOOM_OMPT_EVENT(work(dispatch_work_type(schedule), ompt_scope_begin,                  \
                              static_cast<std::uint64_t>(ub - lb) / static_cast<std::uint64_t>(st ? st : 1) + 1, \
                              LOOM_OMPT_RA));                                                   \
         dispatch_init<T, ST>(current_task(), schedule, lb, ub, st, chunk);                     \
@@ -76,7 +130,7 @@ LOOM_OMP_API void __kmpc_for_static_fini(ident_t* loc, kmp_int32) {
                 ompt::dispatch(ompt_dispatch_ws_loop_chunk, static_cast<std::uint64_t>(*lb),   \
                                static_cast<std::uint64_t>(*ub - *lb) + 1);                    \
             else                                                                               \
-                ompt::work(ompt_work_loop_dynamic, ompt_scope_end, 0, LOOM_OMPT_RA);          \
+                ompt::work(dispatch_work_type(), ompt_scope_end, 0, LOOM_OMPT_RA);            \
         }                                                                                      \
         return more;                                                                           \
     }                                                                                          \
@@ -161,6 +215,21 @@ LOOM_OMP_API void* __kmpc_copyprivate_light(ident_t*, kmp_int32, void* cpy_data)
 
 // ---- reductions --------------------------------------------------------------------------
 
+// OMPT: a reduction whose combining the caller does now (1) ends at __kmpc_end_reduce*;
+// otherwise (0: nothing left to do here, 2: atomic updates, which clang follows with
+// __kmpc_end_reduce only in the blocking form) it ends at once.
+static void reduction_began(kmp_int32 r, const void* ra) {
+    thread_state* th = this_thread();
+    th->ompt_reduce_open = r == 1;
+    if (r != 1) ompt::reduction(ompt_scope_end, ra);
+}
+static void reduction_ended(const void* ra) {
+    thread_state* th = this_thread();
+    if (!th->ompt_reduce_open) return;
+    th->ompt_reduce_open = false;
+    ompt::reduction(ompt_scope_end, ra);
+}
+
 // ident_atomic_reduce: clang says that the reduction may use the atomic method.
 static bool atomic_reduce_allowed(const ident_t* loc) {
     return loc && (loc->flags & ident_atomic_reduce) != 0;
@@ -169,17 +238,26 @@ static bool atomic_reduce_allowed(const ident_t* loc) {
 LOOM_OMP_API kmp_int32 __kmpc_reduce_nowait(ident_t* loc, kmp_int32, kmp_int32, std::size_t,
                                             void* reduce_data, void (*reduce_func)(void*, void*),
                                             kmp_critical_name*) {
-    return reduce_begin(current_task(), atomic_reduce_allowed(loc), reduce_data, reduce_func, true);
+    LOOM_OMPT_EVENT(reduction(ompt_scope_begin, LOOM_OMPT_RA));
+    const kmp_int32 r = reduce_begin(current_task(), atomic_reduce_allowed(loc), reduce_data, reduce_func, true);
+    if (ompt::on()) [[unlikely]] reduction_began(r, LOOM_OMPT_RA);
+    return r;
 }
-LOOM_OMP_API void __kmpc_end_reduce_nowait(ident_t*, kmp_int32, kmp_critical_name*) {}
+LOOM_OMP_API void __kmpc_end_reduce_nowait(ident_t*, kmp_int32, kmp_critical_name*) {
+    if (ompt::on()) [[unlikely]] reduction_ended(LOOM_OMPT_RA);
+}
 
 LOOM_OMP_API kmp_int32 __kmpc_reduce(ident_t* loc, kmp_int32, kmp_int32, std::size_t,
                                      void* reduce_data, void (*reduce_func)(void*, void*),
                                      kmp_critical_name*) {
-    return reduce_begin(current_task(), atomic_reduce_allowed(loc), reduce_data, reduce_func,
-                        false);
+    LOOM_OMPT_EVENT(reduction(ompt_scope_begin, LOOM_OMPT_RA));
+    const kmp_int32 r = reduce_begin(current_task(), atomic_reduce_allowed(loc), reduce_data, reduce_func,
+                                     false);
+    if (ompt::on()) [[unlikely]] reduction_began(r, LOOM_OMPT_RA);
+    return r;
 }
 LOOM_OMP_API void __kmpc_end_reduce(ident_t*, kmp_int32, kmp_critical_name*) {
+    if (ompt::on()) [[unlikely]] reduction_ended(LOOM_OMPT_RA);
     reduce_end(current_task());
 }
 

@@ -20,7 +20,10 @@ ompt_set_result_t delivery(int event) noexcept {
     case ompt_callback_sync_region:
     case ompt_callback_sync_region_wait:
         return ompt_set_always;
-    case ompt_callback_mutex_acquire:  // critical sections; not yet locks, ordered, atomic
+    case ompt_callback_lock_init:      // the omp_* lock routines (not clang's __kmpc_*_lock)
+    case ompt_callback_lock_destroy:
+    case ompt_callback_nest_lock:
+    case ompt_callback_mutex_acquire:  // critical sections and locks; not ordered, atomic
     case ompt_callback_mutex_acquired:
     case ompt_callback_mutex_released:
     case ompt_callback_masked:         // gcc inlines master
@@ -28,15 +31,12 @@ ompt_set_result_t delivery(int event) noexcept {
     case ompt_callback_dispatch:
     case ompt_callback_cancel:
     case ompt_callback_flush:
-        return ompt_set_sometimes;
-    case ompt_callback_lock_init:      // not reported yet
-    case ompt_callback_lock_destroy:
-    case ompt_callback_nest_lock:
-    case ompt_callback_dependences:
-    case ompt_callback_task_dependence:
+    case ompt_callback_reduction:      // clang's reductions; gcc's are compiled inline
     case ompt_callback_control_tool:
-    case ompt_callback_reduction:
     case ompt_callback_error:
+        return ompt_set_sometimes;
+    case ompt_callback_dependences:    // not reported yet
+    case ompt_callback_task_dependence:
     case ompt_callback_target:
     case ompt_callback_target_data_op:
     case ompt_callback_target_submit:

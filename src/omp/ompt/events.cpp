@@ -3,6 +3,7 @@
 #include "ompt/events.hpp"
 
 #include <atomic>
+#include <string>
 
 #include "loom/ext/scheduler.hpp"
 #include "parallel/team.hpp"
@@ -132,6 +133,8 @@ void mutex_acquired(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra) {
     if (auto f = callback<ompt_callback_mutex_t>(ompt_callback_mutex_acquired)) f(kind, wait_id, ra);
 }
 
+void mutex_released_wait() { this_thread()->ompt_state = 0; }
+
 void mutex_released(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra) {
     if (auto f = callback<ompt_callback_mutex_t>(ompt_callback_mutex_released)) f(kind, wait_id, ra);
 }
@@ -169,9 +172,35 @@ void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iteration
     f(region_of(this_thread()->current), current_task_data(), kind, instance);
 }
 
+void dispatch_section(const void* ra) {
+    auto f = callback<ompt_callback_dispatch_t>(ompt_callback_dispatch);
+    if (!f) return;
+    ompt_data_t instance;
+    instance.ptr = const_cast<void*>(ra);
+    f(region_of(this_thread()->current), current_task_data(), ompt_dispatch_section, instance);
+}
+
 void masked(ompt_scope_endpoint_t endpoint, const void* ra) {
     if (auto f = callback<ompt_callback_masked_t>(ompt_callback_masked))
         f(endpoint, region_of(this_thread()->current), current_task_data(), ra);
+}
+
+int control_tool(int command, int modifier, void* arg, const void* ra) {
+    auto f = callback<ompt_callback_control_tool_t>(ompt_callback_control_tool);
+    if (!f) return -1;
+    return f(static_cast<std::uint64_t>(command), static_cast<std::uint64_t>(modifier), arg, ra);
+}
+
+void error(int severity, const char* message, const void* ra) {
+    auto f = callback<ompt_callback_error_t>(ompt_callback_error);
+    if (!f) return;
+    const char* m = message ? message : "";
+    f(severity == 2 ? ompt_fatal : ompt_warning, m, std::char_traits<char>::length(m), ra);
+}
+
+void reduction(ompt_scope_endpoint_t endpoint, const void* ra) {
+    if (auto f = callback<ompt_callback_sync_region_t>(ompt_callback_reduction))
+        f(ompt_sync_region_reduction, endpoint, region_of(this_thread()->current), current_task_data(), ra);
 }
 
 void cancel(int flags, const void* ra) {

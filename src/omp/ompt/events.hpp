@@ -52,12 +52,33 @@ void nest_lock(ompt_scope_endpoint_t endpoint, std::uint64_t wait_id, const void
 void lock_init(ompt_mutex_t kind, unsigned hint, std::uint64_t wait_id, const void* ra);
 void lock_destroy(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra);
 void flush(const void* ra);
+/// A mutex wait reported by mutex_acquire ended without the mutex (a failed test, a
+/// nest lock the task already held): the thread's state goes back to work.
+void mutex_released_wait();
+
+// ---- the lock routines with their events (lock_events.cpp) -----------------------------
+void lock_init_traced(void* lk, std::uintptr_t hint, bool nest, const char* routine, const void* ra);
+void lock_destroy_traced(void* lk, bool nest, const char* routine, const void* ra);
+void lock_set_traced(void* lk, const char* routine, const void* ra);
+void lock_unset_traced(void* lk, const char* routine, const void* ra);
+int lock_test_traced(void* lk, const char* routine, const void* ra);
+int nest_lock_set_traced(void* lk, const char* routine, std::uintptr_t owner, const void* ra);
+void nest_lock_unset_traced(void* lk, const char* routine, std::uintptr_t owner, const void* ra);
+int nest_lock_test_traced(void* lk, const char* routine, std::uintptr_t owner, const void* ra);
 
 // ---- worksharing, masked, cancellation ----------------------------------------------
 void work(ompt_work_t type, ompt_scope_endpoint_t endpoint, std::uint64_t count, const void* ra);
 void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iterations);
+/// A section begins: its instance is the construct's codeptr_ra.
+void dispatch_section(const void* ra);
 void masked(ompt_scope_endpoint_t endpoint, const void* ra);
 void cancel(int flags, const void* ra);
+/// omp_control_tool: the tool's answer, -1 if it registered no control_tool callback.
+int control_tool(int command, int modifier, void* arg, const void* ra);
+/// The error directive (severity 1 warning, 2 fatal), before loom reports it.
+void error(int severity, const char* message, const void* ra);
+/// A reduction of the calling task (__kmpc_reduce*) begins or ends.
+void reduction(ompt_scope_endpoint_t endpoint, const void* ra);
 
 // ---- explicit tasks (task_events.cpp) ----------------------------------------------------
 /// The tool data of the running task (explicit or implicit) of the calling thread.
@@ -68,6 +89,11 @@ void task_create(tasking::tdata* d, int flags, bool has_deps, const void* ra);
 /// Switch from the running task (`from`, null: the implicit task) to `to` and back.
 void task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next);
 ompt_data_t* task_data_of(tasking::tdata* d);
+ompt_frame_t* task_frame_of(tasking::tdata* d);
+/// An undeferred task `d` of the task `prev` (null: the implicit task `it`) runs in
+/// the entry point whose frame is `frame`: the encountering task's enter_frame and
+/// `d`'s exit_frame (both cleared with frame = null when it ends).
+void undeferred_frames(tasking::tdata* prev, implicit_task* it, tasking::tdata* d, void* frame);
 /// Task `rec` is launched (task_create); `undeferred`: if(0), run by its creator now.
 void task_launched(ext::task* rec, bool undeferred);
 /// The running context switches to explicit task `d` (which ran `prev`, null: the

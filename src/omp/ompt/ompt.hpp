@@ -51,6 +51,25 @@ inline const void* take_return_address() noexcept {
     return ra;
 }
 
+/// The calling task enters the runtime at an ABI entry point whose caller returns to
+/// `ra` and whose frame is `frame`: stores `ra` (codeptr_ra of the events the entry
+/// reports) and, unless an outer entry point of the same task already did, sets the
+/// task's enter_frame. Returns the frame record to clear on the way out, or null.
+ompt_frame_t* enter_runtime(const void* ra, void* frame) noexcept;
+
+/// Clears the enter_frame that enter_runtime set, when the entry point returns. Holds a
+/// null pointer (one test, no store) unless a tool was active at the entry.
+struct runtime_entry {
+    ompt_frame_t* frame = nullptr;
+    runtime_entry() = default;
+    runtime_entry(const runtime_entry&) = delete;
+    runtime_entry& operator=(const runtime_entry&) = delete;
+    ~runtime_entry() {
+        if (frame) [[unlikely]]
+            frame->enter_frame.ptr = nullptr;
+    }
+};
+
 /// Finds and starts a tool once per process (ompt_start_tool in the process, then
 /// OMP_TOOL_LIBRARIES, then libarcher.so), unless OMP_TOOL=disabled (start_tool.cpp).
 /// Called when the first thread registers.
@@ -64,6 +83,24 @@ void start_tool_once() noexcept;
         if (::loom::omp::ompt::on()) [[unlikely]]                                         \
             ::loom::omp::ompt::t_return_address = __builtin_return_address(0);           \
     } while (0)
+
+// The frame address an entry point reports as its task's enter_frame. gcc's CFA does
+// not make the entry point keep a frame pointer, so the path without a tool stays as
+// short as before; clang's __builtin_dwarf_cfa would, so it takes the frame address.
+#if defined(__clang__)
+#define LOOM_OMPT_FRAME_ADDRESS() __builtin_frame_address(0)
+#else
+#define LOOM_OMPT_FRAME_ADDRESS() __builtin_dwarf_cfa()
+#endif
+
+/// At the top of an ABI entry point through which a task enters the runtime (fork,
+/// barrier, taskwait, taskgroup, task creation): LOOM_OMPT_STORE_RA() plus the task's
+/// enter_frame for the time the entry point runs.
+#define LOOM_OMPT_ENTER()                                                                 \
+    ::loom::omp::ompt::runtime_entry loom_ompt_entry_;                                    \
+    if (::loom::omp::ompt::on()) [[unlikely]]                                             \
+        loom_ompt_entry_.frame = ::loom::omp::ompt::enter_runtime(__builtin_return_address(0), \
+                                                                  LOOM_OMPT_FRAME_ADDRESS())
 
 /// One event site: `LOOM_OMPT_EVENT(work(ompt_work_loop, ompt_scope_begin, n, LOOM_OMPT_RA))`
 /// calls ompt::work(...) only while a tool is active (events.hpp).

@@ -21,6 +21,8 @@ ompt_data_t* task_data_of(tasking::tdata* d) {
     return &x->ompt_task;
 }
 
+ompt_frame_t* task_frame_of(tasking::tdata* d) { return &tasking::ensure_extra(tasking::record_of(d))->ompt_frame; }
+
 ompt_data_t* current_task_data() {
     thread_state* th = this_thread();
     if (tasking::tdata* d = running_explicit(th)) return task_data_of(d);
@@ -29,14 +31,40 @@ ompt_data_t* current_task_data() {
 
 ompt_frame_t* current_task_frame() {
     thread_state* th = this_thread();
-    if (tasking::tdata* d = running_explicit(th))
-        return &tasking::ensure_extra(tasking::record_of(d))->ompt_frame;
+    if (tasking::tdata* d = running_explicit(th)) return task_frame_of(d);
     return &th->current->ompt_frame;
+}
+
+// What LOOM_OMPT_FRAME_ADDRESS() gives (ompt.hpp).
+#if defined(__clang__)
+constexpr int frame_kind = ompt_frame_framepointer;
+#else
+constexpr int frame_kind = ompt_frame_cfa;
+#endif
+
+ompt_frame_t* enter_runtime(const void* ra, void* frame) noexcept {
+    t_return_address = ra;
+    ompt_frame_t* f = current_task_frame();
+    // An entry point called by another one (a gcc entry built on a clang one, say)
+    // leaves the outer one's frame in place.
+    if (f->enter_frame.ptr) return nullptr;
+    f->enter_frame.ptr = frame;
+    f->enter_frame_flags = ompt_frame_runtime | frame_kind;
+    return f;
+}
+
+void undeferred_frames(tasking::tdata* prev, implicit_task* it, tasking::tdata* d, void* frame) {
+    ompt_frame_t* parent = prev ? task_frame_of(prev) : &it->ompt_frame;
+    parent->enter_frame.ptr = frame;
+    parent->enter_frame_flags = ompt_frame_runtime | frame_kind;
+    task_frame_of(d)->exit_frame.ptr = frame;
+    task_frame_of(d)->exit_frame_flags = ompt_frame_runtime | frame_kind;
 }
 
 void task_create(tasking::tdata* d, int flags, bool has_deps, const void* ra) {
     ompt_data_t* mine = task_data_of(d);
     *mine = ompt_data_t{};
+    *task_frame_of(d) = ompt_frame_t{};
     if (auto f = callback<ompt_callback_task_create_t>(ompt_callback_task_create))
         f(current_task_data(), current_task_frame(), mine, flags, has_deps ? 1 : 0, ra);
 }

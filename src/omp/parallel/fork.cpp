@@ -339,7 +339,7 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
         if (ompt::on()) ompt::implicit_task_begin(&child, &child.ompt_parallel, 1);
         begin_implicit_task(&child);
         traced_slice slice(t_fork_psource);
-        invoke_microtask(fn, th->gtid, 0, argc, args);
+        invoke_microtask(fn, th->gtid, 0, argc, args, ompt::on() ? &child.ompt_frame : nullptr);
     }
     if (g_task_hooks.drain) g_task_hooks.drain(&child, true);
     if (ompt::on() && !league_teams) ompt::implicit_task_end(&child, 1);

@@ -43,7 +43,7 @@ void run_share(team* t, int i, implicit_task& it, thread_state* th) {
         begin_implicit_task(&it);
         if (ompt::on()) ompt::implicit_task_begin(&it, &t->ompt_parallel, t->nthreads);
         traced_slice slice(t->trace_name);
-        invoke_microtask(t->fn, th->gtid, i, t->argc, t->args);
+        invoke_microtask(t->fn, th->gtid, i, t->argc, t->args, ompt::on() ? &it.ompt_frame : nullptr);
         return;
     }
     int nteams = t->league_thread_limit;  // reused: number of teams requested

@@ -137,14 +137,38 @@ constexpr auto make_table(std::index_sequence<N...>) {
 constexpr std::size_t max_args = 64;
 constexpr auto g_calls = make_table(std::make_index_sequence<max_args + 1>{});
 
+// The OMPT variant: the body's caller frame (what __builtin_frame_address(1) gives in
+// the body) is this function's, so it keeps a frame pointer, and the call must not
+// become a tail call (the exit_frame is cleared after it).
+using framed_call_fn = void (*)(kmpc_micro, kmp_int32*, kmp_int32*, void**, ompt_frame_t*);
+
+template <std::size_t N>
+[[gnu::noinline]] void framed_call_n(kmpc_micro fn, kmp_int32* g, kmp_int32* t, void** a,
+                                     ompt_frame_t* f) {
+    f->exit_frame.ptr = __builtin_frame_address(0);
+    call_with(fn, g, t, a, std::make_index_sequence<N>{});
+    f->exit_frame.ptr = nullptr;
+}
+
+template <std::size_t... N>
+constexpr auto make_framed_table(std::index_sequence<N...>) {
+    return std::array<framed_call_fn, sizeof...(N)>{&framed_call_n<N>...};
+}
+
+constexpr auto g_framed_calls = make_framed_table(std::make_index_sequence<max_args + 1>{});
+
 }  // namespace
 
 thread_local const char* t_fork_psource = nullptr;
 
-void invoke_microtask(kmpc_micro fn, kmp_int32 gtid, kmp_int32 tid, int argc, void** args) {
+void invoke_microtask(kmpc_micro fn, kmp_int32 gtid, kmp_int32 tid, int argc, void** args,
+                      ompt_frame_t* exit_frame) {
     kmp_int32 g = gtid, t = tid;
     if (argc < 0 || static_cast<std::size_t>(argc) > max_args) __builtin_trap();
-    g_calls[static_cast<std::size_t>(argc)](fn, &g, &t, args);
+    if (exit_frame) [[unlikely]]
+        g_framed_calls[static_cast<std::size_t>(argc)](fn, &g, &t, args, exit_frame);
+    else
+        g_calls[static_cast<std::size_t>(argc)](fn, &g, &t, args);
 }
 
 }  // namespace loom::omp

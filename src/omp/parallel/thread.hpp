@@ -121,6 +121,8 @@ struct thread_state {
     ompt_data_t ompt_thread{};
     int ompt_state = 0;
     std::uint64_t ompt_wait_id = 0;
+    int ompt_loop_work = 0;
+    bool ompt_reduce_open = false;  // a reported reduction ends at __kmpc_end_reduce*  // ompt_work_t of the dynamic loop this thread is in (its end event)
 };
 
 /// The calling thread's state, registering the thread on first use. Not inlined on
@@ -155,8 +157,11 @@ void reset_threads_after_fork() noexcept;
 
 /// thread-limit-var of the code running in `it` on `th` (0: none).
 int thread_limit_of(const thread_state* th, const implicit_task* it) noexcept;
-/// Invokes an outlined region body with `argc` pointer arguments.
-void invoke_microtask(kmpc_micro fn, kmp_int32 gtid, kmp_int32 tid, int argc, void** args);
+/// Invokes an outlined region body with `argc` pointer arguments. With `exit_frame`
+/// (only while a tool is active), the frame of the runtime function that calls the
+/// body is that implicit task's exit_frame while the body runs (OMPT).
+void invoke_microtask(kmpc_micro fn, kmp_int32 gtid, kmp_int32 tid, int argc, void** args,
+                      ompt_frame_t* exit_frame = nullptr);
 
 /// LOOM_TRACE: the psource of the region the calling thread forks next (set by the
 /// fork entry points only while tracing).

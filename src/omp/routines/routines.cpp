@@ -13,6 +13,7 @@
 #include "parallel/lifecycle.hpp"
 #include "tasking/task.hpp"
 #include "parallel/team.hpp"
+#include "ompt/events.hpp"
 #include "parallel/thread.hpp"
 #include "routines/routines.hpp"
 #include "parallel/fork.hpp"
@@ -200,7 +201,13 @@ LOOM_OMP_API int omp_get_num_devices() { return 0; }
 LOOM_OMP_API int omp_get_device_num() { return 0; }
 LOOM_OMP_API int omp_get_initial_device() { return 0; }
 LOOM_OMP_API int omp_is_initial_device() { return 1; }
-LOOM_OMP_API int omp_control_tool(int, int, void*) { return -2; }  // omp_control_tool_notool
+// Without a tool: omp_control_tool_notool (-2); with one, the tool's control_tool
+// callback answers (omp_control_tool_nocallback, -1, when it registered none).
+LOOM_OMP_API int omp_control_tool(int command, int modifier, void* arg) {
+    if (!ompt::on()) return -2;
+    LOOM_OMPT_ENTER();
+    return ompt::control_tool(command, modifier, arg, LOOM_OMPT_RA);
+}
 int loom::omp::target_offload_kind() {
     switch (globals().target_offload) {
         case 1: return 0;

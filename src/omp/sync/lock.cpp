@@ -10,6 +10,8 @@
 
 #include <pthread.h>
 
+#include "ompt/events.hpp"
+#include "parallel/thread.hpp"
 #include "sync/lock_check.hpp"
 
 #define LOOM_OMP_ABI extern "C" __attribute__((visibility("default")))
@@ -213,9 +215,9 @@ int nest_lock_set(void* lk, const char* routine, std::uintptr_t me) {
     return 1;
 }
 
-void nest_lock_unset(void* lk, const char* routine) { nest_lock_unset(lk, routine, current_owner_id()); }
+int nest_lock_unset(void* lk, const char* routine) { return nest_lock_unset(lk, routine, current_owner_id()); }
 
-void nest_lock_unset(void* lk, const char* routine, std::uintptr_t me) {
+int nest_lock_unset(void* lk, const char* routine, std::uintptr_t me) {
     nest_lock* n = nest_of(lk, routine);
     const std::uintptr_t owner = n->owner.load(std::memory_order_relaxed);
     if (owner != me) {
@@ -223,12 +225,14 @@ void nest_lock_unset(void* lk, const char* routine, std::uintptr_t me) {
             report_lock_misuse(routine, owner == 0
                                             ? "the nest lock is not set; the call is ignored"
                                             : "the nest lock is set by another task; the call is ignored");
-        return;
+        return -1;
     }
-    if (--n->depth == 0) {
+    const int depth = static_cast<int>(--n->depth);
+    if (depth == 0) {
         n->owner.store(0, std::memory_order_relaxed);
         (void)lock_word(n->word).unlock();
     }
+    return depth;
 }
 
 int nest_lock_test(void* lk, const char* routine) { return nest_lock_test(lk, routine, current_owner_id()); }
@@ -271,21 +275,72 @@ namespace lo = loom::omp;
 // address is used, so gcc's 4-byte omp_lock_t / 16-byte omp_nest_lock_t work too.
 struct loom_omp_lock_object { void* lk; };
 
-LOOM_OMP_ABI void omp_init_lock(loom_omp_lock_object* l) { lo::simple_lock_init(l, lo::sync_hint_none, "omp_init_lock"); }
-LOOM_OMP_ABI void omp_init_lock_with_hint(loom_omp_lock_object* l, int hint) {
-    lo::simple_lock_init(l, static_cast<std::uintptr_t>(static_cast<unsigned>(hint)), "omp_init_lock_with_hint");
-}
-LOOM_OMP_ABI void omp_destroy_lock(loom_omp_lock_object* l) { lo::simple_lock_destroy(l, "omp_destroy_lock"); }
-LOOM_OMP_ABI void omp_set_lock(loom_omp_lock_object* l) { lo::simple_lock_set(l, "omp_set_lock"); }
-LOOM_OMP_ABI void omp_unset_lock(loom_omp_lock_object* l) { lo::simple_lock_unset(l, "omp_unset_lock"); }
-LOOM_OMP_ABI int omp_test_lock(loom_omp_lock_object* l) { return lo::simple_lock_test(l, "omp_test_lock"); }
+// With a tool active each routine takes its twin of ompt/lock_events.cpp, which reports
+// the lock's events with the routine's caller as codeptr_ra.
+namespace lt = loom::omp::ompt;
+// Initialising a lock registers the thread, as any first call into libomp does: the
+// tool (if any) starts then, so this lock's events and the tool's own queries work.
+#define LOOM_LOCK_INIT_REGISTERS() (void)lo::this_thread_no_suspend()
+#define LOOM_LOCK_TRACED(call) \
+    if (lt::on()) [[unlikely]]  \
+        return lt::call
 
-LOOM_OMP_ABI void omp_init_nest_lock(loom_omp_lock_object* l) { lo::nest_lock_init(l, lo::sync_hint_none, "omp_init_nest_lock"); }
-LOOM_OMP_ABI void omp_init_nest_lock_with_hint(loom_omp_lock_object* l, int hint) {
-    lo::nest_lock_init(l, static_cast<std::uintptr_t>(static_cast<unsigned>(hint)), "omp_init_nest_lock_with_hint");
+LOOM_OMP_ABI void omp_init_lock(loom_omp_lock_object* l) {
+    LOOM_LOCK_INIT_REGISTERS();
+    LOOM_LOCK_TRACED(lock_init_traced(l, lo::sync_hint_none, false, "omp_init_lock", LOOM_OMPT_RA));
+    lo::simple_lock_init(l, lo::sync_hint_none, "omp_init_lock");
 }
-LOOM_OMP_ABI void omp_destroy_nest_lock(loom_omp_lock_object* l) { lo::nest_lock_destroy(l, "omp_destroy_nest_lock"); }
-LOOM_OMP_ABI void omp_set_nest_lock(loom_omp_lock_object* l) { (void)lo::nest_lock_set(l, "omp_set_nest_lock"); }
-LOOM_OMP_ABI void omp_unset_nest_lock(loom_omp_lock_object* l) { lo::nest_lock_unset(l, "omp_unset_nest_lock"); }
-LOOM_OMP_ABI int omp_test_nest_lock(loom_omp_lock_object* l) { return lo::nest_lock_test(l, "omp_test_nest_lock"); }
+LOOM_OMP_ABI void omp_init_lock_with_hint(loom_omp_lock_object* l, int hint) {
+    LOOM_LOCK_INIT_REGISTERS();
+    const auto h = static_cast<std::uintptr_t>(static_cast<unsigned>(hint));
+    LOOM_LOCK_TRACED(lock_init_traced(l, h, false, "omp_init_lock_with_hint", LOOM_OMPT_RA));
+    lo::simple_lock_init(l, h, "omp_init_lock_with_hint");
+}
+LOOM_OMP_ABI void omp_destroy_lock(loom_omp_lock_object* l) {
+    LOOM_LOCK_TRACED(lock_destroy_traced(l, false, "omp_destroy_lock", LOOM_OMPT_RA));
+    lo::simple_lock_destroy(l, "omp_destroy_lock");
+}
+LOOM_OMP_ABI void omp_set_lock(loom_omp_lock_object* l) {
+    LOOM_LOCK_TRACED(lock_set_traced(l, "omp_set_lock", LOOM_OMPT_RA));
+    lo::simple_lock_set(l, "omp_set_lock");
+}
+LOOM_OMP_ABI void omp_unset_lock(loom_omp_lock_object* l) {
+    LOOM_LOCK_TRACED(lock_unset_traced(l, "omp_unset_lock", LOOM_OMPT_RA));
+    lo::simple_lock_unset(l, "omp_unset_lock");
+}
+LOOM_OMP_ABI int omp_test_lock(loom_omp_lock_object* l) {
+    LOOM_LOCK_TRACED(lock_test_traced(l, "omp_test_lock", LOOM_OMPT_RA));
+    return lo::simple_lock_test(l, "omp_test_lock");
+}
+
+LOOM_OMP_ABI void omp_init_nest_lock(loom_omp_lock_object* l) {
+    LOOM_LOCK_INIT_REGISTERS();
+    LOOM_LOCK_TRACED(lock_init_traced(l, lo::sync_hint_none, true, "omp_init_nest_lock", LOOM_OMPT_RA));
+    lo::nest_lock_init(l, lo::sync_hint_none, "omp_init_nest_lock");
+}
+LOOM_OMP_ABI void omp_init_nest_lock_with_hint(loom_omp_lock_object* l, int hint) {
+    LOOM_LOCK_INIT_REGISTERS();
+    const auto h = static_cast<std::uintptr_t>(static_cast<unsigned>(hint));
+    LOOM_LOCK_TRACED(lock_init_traced(l, h, true, "omp_init_nest_lock_with_hint", LOOM_OMPT_RA));
+    lo::nest_lock_init(l, h, "omp_init_nest_lock_with_hint");
+}
+LOOM_OMP_ABI void omp_destroy_nest_lock(loom_omp_lock_object* l) {
+    LOOM_LOCK_TRACED(lock_destroy_traced(l, true, "omp_destroy_nest_lock", LOOM_OMPT_RA));
+    lo::nest_lock_destroy(l, "omp_destroy_nest_lock");
+}
+LOOM_OMP_ABI void omp_set_nest_lock(loom_omp_lock_object* l) {
+    if (lt::on()) [[unlikely]] {
+        (void)lt::nest_lock_set_traced(l, "omp_set_nest_lock", lo::current_owner_id(), LOOM_OMPT_RA);
+        return;
+    }
+    (void)lo::nest_lock_set(l, "omp_set_nest_lock");
+}
+LOOM_OMP_ABI void omp_unset_nest_lock(loom_omp_lock_object* l) {
+    LOOM_LOCK_TRACED(nest_lock_unset_traced(l, "omp_unset_nest_lock", lo::current_owner_id(), LOOM_OMPT_RA));
+    (void)lo::nest_lock_unset(l, "omp_unset_nest_lock");
+}
+LOOM_OMP_ABI int omp_test_nest_lock(loom_omp_lock_object* l) {
+    LOOM_LOCK_TRACED(nest_lock_test_traced(l, "omp_test_nest_lock", lo::current_owner_id(), LOOM_OMPT_RA));
+    return lo::nest_lock_test(l, "omp_test_nest_lock");
+}
 

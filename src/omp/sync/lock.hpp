@@ -72,13 +72,14 @@ void nest_lock_init(void* lk, std::uintptr_t hint, const char* routine);
 void nest_lock_destroy(void* lk, const char* routine) noexcept;
 /// The new nesting depth.
 int nest_lock_set(void* lk, const char* routine);
-void nest_lock_unset(void* lk, const char* routine);
+/// The remaining depth (0: released), or -1 if the call was ignored (not the owner).
+int nest_lock_unset(void* lk, const char* routine);
 /// The new nesting depth, or 0 if another task holds the lock.
 int nest_lock_test(void* lk, const char* routine);
 /// The same with the owner given: libgomp's OpenMP 3.0 nest locks belong to the task
 /// (gomp/nest_lock.cpp), libomp's and OpenMP 2.5's to the thread (current_owner_id).
 int nest_lock_set(void* lk, const char* routine, std::uintptr_t owner);
-void nest_lock_unset(void* lk, const char* routine, std::uintptr_t owner);
+int nest_lock_unset(void* lk, const char* routine, std::uintptr_t owner);
 int nest_lock_test(void* lk, const char* routine, std::uintptr_t owner);
 
 }  // namespace loom::omp

@@ -243,6 +243,16 @@ inline void run_parts(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid) {
     ext::trace_end();
 }
 
+// With a tool: this function's frame, the caller frame of the task's code, is the
+// task's exit_frame while the body runs (the body's __builtin_frame_address(1)).
+[[gnu::noinline, gnu::cold]] void run_parts_observed(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid,
+                                                     ompt_frame_t* frame) {
+    frame->exit_frame.ptr = __builtin_frame_address(0);
+    if (ext::tracing()) run_parts_traced(kt, rec, gtid);
+    else run_parts(kt, rec, gtid);
+    frame->exit_frame.ptr = nullptr;
+}
+
 }  // namespace
 
 void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
@@ -300,7 +310,8 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
         }
     }
     if (run_body && kt->routine) {  // a null routine is an empty task (taskwait nowait)
-        if (__builtin_expect(ext::tracing(), 0)) run_parts_traced(kt, rec, th->gtid);
+        if (__builtin_expect(ompt_prior != nullptr, 0)) run_parts_observed(kt, rec, th->gtid, ompt::task_frame_of(d));
+        else if (__builtin_expect(ext::tracing(), 0)) run_parts_traced(kt, rec, th->gtid);
         else run_parts(kt, rec, th->gtid);
     }
     if (rec->flags & f_destructors) kt->data1.destructors(th->gtid, kt);
@@ -572,7 +583,7 @@ kmp_task_t* target_task_alloc(kmp_int32 flags, std::size_t sizeof_task,
     return kt;
 }
 
-void undeferred_task_begin(kmp_task_t* kt) {
+void undeferred_task_begin(kmp_task_t* kt, void* ompt_frame) {
     here h = current_here();
     ext::task* rec = record_of(kt);
     node* p = parent_node(rec);
@@ -581,6 +592,7 @@ void undeferred_task_begin(kmp_task_t* kt) {
     if (ompt::on()) {
         ompt::task_launched(rec, true);
         ompt::task_switch_in(h.rc->current, h.rc->it, data_of(rec));
+        ompt::undeferred_frames(h.rc->current, h.rc->it, data_of(rec), ompt_frame);
     }
     h.rc->current = data_of(rec);
     rec->flags |= f_running;
@@ -604,8 +616,10 @@ void undeferred_task_end(kmp_task_t* kt) {
     rec->flags &= static_cast<std::uint8_t>(~f_running);
     end_icv_scope(rec);
     h.rc->current = parent_is_task(rec) ? reinterpret_cast<tdata*>(parent_node(rec)) : nullptr;
-    if (ompt::on())
+    if (ompt::on()) {
+        ompt::undeferred_frames(h.rc->current, h.rc->it, data_of(rec), nullptr);
         ompt::task_switch_out(data_of(rec), h.rc->current ? ompt::task_data_of(h.rc->current) : &h.rc->it->ompt_task);
+    }
     if (rec->flags & f_destructors) kt->data1.destructors(h.th->gtid, kt);
     if (rec->user & u_detach) {
         extra* x = extra_of(rec);

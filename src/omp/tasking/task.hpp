@@ -292,7 +292,9 @@ kmp_task_t* target_task_alloc(kmp_int32 flags, std::size_t sizeof_task,
 /// included); from a running untied task on itself, queues its next part.
 inline void task_spawn(kmp_task_t* kt);
 /// Brackets the body of an undeferred task (if(0)) that the compiled code runs itself.
-void undeferred_task_begin(kmp_task_t* kt);
+/// `ompt_frame`: the entry point's frame, the encountering task's enter_frame and the
+/// undeferred task's exit_frame until undeferred_task_end (OMPT, with a tool only).
+void undeferred_task_begin(kmp_task_t* kt, void* ompt_frame = nullptr);
 void undeferred_task_end(kmp_task_t* kt);
 /// detach(event): makes the task's completion wait for omp_fulfill_event; returns the
 /// event handle.
