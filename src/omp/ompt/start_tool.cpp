@@ -1,13 +1,14 @@
 // Tool discovery, initialisation and finalisation (OpenMP 5.2, 19.2).
 //
-// When the first thread registers with the runtime: unless OMP_TOOL=disabled, look for
-// `ompt_start_tool` in the process (the program or a library already loaded), then in
-// each library of OMP_TOOL_LIBRARIES (colon-separated) until one returns non-null, then
+// Unless OMP_TOOL=disabled: `ompt_start_tool` in the process (the program or a library
+// already loaded), then in each library of OMP_TOOL_LIBRARIES (colon-separated), then
 // in libarcher.so (LLVM's race checker, which starts only under ThreadSanitizer), as
-// libomp does. The tool's initialize gets the lookup function (entry_points.cpp); a
-// non-zero answer activates the interface. OMP_TOOL_VERBOSE_INIT=stdout|stderr|<file>
-// logs the search in libomp's words. Finalisation runs once, at exit or from
-// ompt_finalize_tool.
+// libomp does. The candidates are found when this library is loaded and tried in that
+// order when the first thread registers with the runtime, until one returns non-null
+// (see search_step below for why). The tool's initialize gets the lookup function
+// (entry_points.cpp); a non-zero answer activates the interface.
+// OMP_TOOL_VERBOSE_INIT=stdout|stderr|<file> logs the search in libomp's words.
+// Finalisation runs once, at exit or from ompt_finalize_tool.
 #include <dlfcn.h>
 
 #include <atomic>
@@ -16,6 +17,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "ompt/events.hpp"
 #include "ompt/ompt.hpp"
@@ -67,87 +69,134 @@ using start_fn = ompt_start_tool_result_t* (*)(unsigned, const char*);
 constexpr unsigned omp_version = 201611;  // what libomp passes (_OPENMP of 5.0 drafts)
 constexpr const char* runtime_version = "loom OpenMP runtime (LLVM libomp 19 ABI)";
 
-// ompt_start_tool already in the process (not found in this library: loom defines none).
-ompt_start_tool_result_t* search_process(verbose_log& log) {
-    log.print("Search for OMP tool in current address space... ");
-    auto fn = reinterpret_cast<start_fn>(dlsym(RTLD_DEFAULT, "ompt_start_tool"));
-    ompt_start_tool_result_t* r = fn ? fn(omp_version, runtime_version) : nullptr;
-    log.print(r ? "Success.\n" : "Failed.\n");
-    return r;
+// Why the search is split in two. Finding the candidates takes glibc's loader lock
+// (dlsym, dlopen); done lazily it ran inside start_tool_once's call_once, so a thread in
+// dlopen whose library constructor enters OpenMP (holding the loader lock, waiting for
+// that call_once) deadlocked with the thread searching (holding the call_once, waiting
+// for the loader lock): tests/omp/loader_race. The loader part therefore runs when
+// this library is loaded (find_candidates_at_load: the loader lock is this thread's
+// already); the lazy part only calls the candidates' ompt_start_tool in order, as
+// libomp does, and prints the OMP_TOOL_VERBOSE_INIT log in its words. OMP_TOOL,
+// OMP_TOOL_LIBRARIES and OMP_TOOL_VERBOSE_INIT are read at load time.
+
+// One step of the search: what the log says before trying, the function to try (null:
+// nothing to try, the text says why), and what the log says after.
+struct search_step {
+    std::string before;
+    start_fn fn = nullptr;
+    std::string on_success;  // printed when fn returns a tool
+    std::string on_failure;  // printed when fn returns null
+};
+
+struct search_plan {
+    enum class tool_var { enabled, disabled, unknown } tool = tool_var::enabled;
+    std::string tool_value;  // OMP_TOOL when it is neither enabled nor disabled
+    std::string verbose;     // OMP_TOOL_VERBOSE_INIT
+    std::vector<search_step> steps;
+};
+
+search_plan* g_plan = nullptr;  // written by the constructor, read under g_start_once
+
+std::string error_text(const char* fallback) {
+    const char* e = dlerror();
+    return e ? e : fallback;
 }
 
-// One library of OMP_TOOL_LIBRARIES; the handle stays open when its tool starts.
-ompt_start_tool_result_t* try_library(verbose_log& log, const std::string& name) {
-    log.print("Opening %s... ", name.c_str());
+// ompt_start_tool already in the process (not found in this library: loom defines none).
+void plan_process(search_plan& p) {
+    auto fn = reinterpret_cast<start_fn>(dlsym(RTLD_DEFAULT, "ompt_start_tool"));
+    p.steps.push_back({"Search for OMP tool in current address space... ", fn, "Success.\n", "Failed.\n"});
+}
+
+// One library of OMP_TOOL_LIBRARIES. A handle stays open (a tool that declines keeps
+// its library mapped: closing it later would need the loader again).
+void plan_library(search_plan& p, const std::string& name) {
+    std::string before = "Opening " + name + "... ";
+    dlerror();
     void* h = dlopen(name.c_str(), RTLD_LAZY);
     if (!h) {
-        const char* e = dlerror();
-        log.print("Failed: %s\n", e ? e : "unknown error");
-        return nullptr;
+        p.steps.push_back({before + "Failed: " + error_text("unknown error") + "\n", nullptr, "", ""});
+        return;
     }
-    log.print("Success.\n");
-    log.print("Searching for ompt_start_tool in %s... ", name.c_str());
-    dlerror();
+    before += "Success.\nSearching for ompt_start_tool in " + name + "... ";
     auto fn = reinterpret_cast<start_fn>(dlsym(h, "ompt_start_tool"));
     if (!fn) {
-        const char* e = dlerror();
-        log.print("Failed: %s\n", e ? e : "ompt_start_tool = NULL");
-        dlclose(h);
-        return nullptr;
+        p.steps.push_back({before + "Failed: " + error_text("ompt_start_tool = NULL") + "\n", nullptr, "", ""});
+        dlclose(h);  // at load time: the loader lock is ours
+        return;
     }
-    ompt_start_tool_result_t* r = fn(omp_version, runtime_version);
-    if (r) {
-        log.print("Success.\n");
-        return r;
-    }
-    dlclose(h);
-    return nullptr;
+    p.steps.push_back({before, fn, "Success.\n", ""});
 }
 
-ompt_start_tool_result_t* search_libraries(verbose_log& log) {
-    log.print("Searching tool libraries...\n");
+void plan_libraries(search_plan& p) {
     const char* libs = std::getenv("OMP_TOOL_LIBRARIES");
-    if (!libs || !*libs) return nullptr;
-    log.print("OMP_TOOL_LIBRARIES = %s\n", libs);
-    std::string all(libs);
+    std::string before = "Searching tool libraries...\n";
+    if (libs && *libs) before += std::string("OMP_TOOL_LIBRARIES = ") + libs + "\n";
+    p.steps.push_back({before, nullptr, "", ""});
+    if (!libs || !*libs) return;
+    const std::string all(libs);
     std::size_t pos = 0;
     while (pos <= all.size()) {
         std::size_t end = all.find(':', pos);
         if (end == std::string::npos) end = all.size();
-        std::string name = all.substr(pos, end - pos);
+        const std::string name = all.substr(pos, end - pos);
         pos = end + 1;
-        if (name.empty()) continue;
-        if (ompt_start_tool_result_t* r = try_library(log, name)) return r;
+        if (!name.empty()) plan_library(p, name);
     }
-    return nullptr;
 }
 
 // LLVM's race checker: its ompt_start_tool returns null unless the program runs under
 // ThreadSanitizer, so trying it costs a failed dlopen in most processes.
-ompt_start_tool_result_t* search_archer(verbose_log& log) {
+void plan_archer(search_plan& p) {
     void* h = dlopen("libarcher.so", RTLD_LAZY);
-    if (!h) return nullptr;
-    log.print("Opening libarcher.so... Success.\n");
+    if (!h) return;
     auto fn = reinterpret_cast<start_fn>(dlsym(h, "ompt_start_tool"));
-    ompt_start_tool_result_t* r = fn ? fn(omp_version, runtime_version) : nullptr;
-    if (!r) dlclose(h);
-    return r;
+    if (fn) p.steps.push_back({"Opening libarcher.so... Success.\n", fn, "", ""});
+}
+
+__attribute__((constructor)) void find_candidates_at_load() {
+#if LOOM_OMPT
+    try {
+        auto* p = new search_plan;
+        const char* tool = std::getenv("OMP_TOOL");
+        if (const char* v = std::getenv("OMP_TOOL_VERBOSE_INIT")) p->verbose = v;
+        if (tool && std::strcmp(tool, "disabled") == 0) {
+            p->tool = search_plan::tool_var::disabled;
+        } else {
+            if (tool && *tool && std::strcmp(tool, "enabled") != 0) {
+                p->tool = search_plan::tool_var::unknown;
+                p->tool_value = tool;
+            }
+            plan_process(*p);
+            plan_libraries(*p);
+            plan_archer(*p);
+        }
+        g_plan = p;
+    } catch (...) {  // no memory at load time: no tool
+    }
+#endif
 }
 
 ompt_start_tool_result_t* discover() {
-    const char* tool = std::getenv("OMP_TOOL");
+    if (!g_plan) return nullptr;
+    const search_plan& p = *g_plan;
     verbose_log log;
-    log.open(std::getenv("OMP_TOOL_VERBOSE_INIT"));
+    log.open(p.verbose.empty() ? nullptr : p.verbose.c_str());
     log.print("----- START LOGGING OF TOOL REGISTRATION -----\n");
     ompt_start_tool_result_t* r = nullptr;
-    if (tool && std::strcmp(tool, "disabled") == 0) {
+    if (p.tool == search_plan::tool_var::disabled) {
         log.print("OMP tool disabled. \n");
     } else {
-        if (tool && *tool && std::strcmp(tool, "enabled") != 0)
-            std::fprintf(stderr, "loom: OMP_TOOL='%s' is not enabled or disabled; using enabled\n", tool);
-        r = search_process(log);
-        if (!r) r = search_libraries(log);
-        if (!r) r = search_archer(log);
+        if (p.tool == search_plan::tool_var::unknown)
+            std::fprintf(stderr, "loom: OMP_TOOL='%s' is not enabled or disabled; using enabled\n",
+                         p.tool_value.c_str());
+        for (const search_step& step : p.steps) {
+            log.print("%s", step.before.c_str());
+            if (!step.fn) continue;
+            r = step.fn(omp_version, runtime_version);
+            log.print("%s", (r ? step.on_success : step.on_failure).c_str());
+            if (r) break;
+        }
         log.print(r ? "Tool was started and is using the OMPT interface.\n" : "No OMP tool loaded.\n");
     }
     log.print("----- END LOGGING OF TOOL REGISTRATION -----\n");
