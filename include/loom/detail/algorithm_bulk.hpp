@@ -165,12 +165,18 @@ private:
     }
 
     // Another worker is idle and no spawned piece of this call waits to be taken (a
-    // thief that is on its way finds that one).
+    // thief that is on its way finds that one). Looks at no more than
+    // `demand_probes` workers, the ones after this one, so that a check costs the same
+    // on 2 workers and on 128.
+    static constexpr unsigned demand_probes = 4;
     bool demand() const noexcept {
         if (unclaimed_.load(std::memory_order_relaxed) != 0) return false;
+        const unsigned lanes = plan_.lanes;
         const int me = ext::current_worker();
-        for (unsigned w = 0; w < plan_.lanes; ++w) {
-            if (int(w) != me && !ext::worker_in_task(w)) return true;
+        const unsigned first = me < 0 ? 0 : unsigned(me) + 1;
+        const unsigned probes = std::min(demand_probes, me < 0 ? lanes : lanes - 1);
+        for (unsigned k = 0; k < probes; ++k) {
+            if (!ext::worker_in_task((first + k) % lanes)) return true;
         }
         return false;
     }
