@@ -59,6 +59,24 @@ TEST(AlgorithmExceptions, ParRethrowsTheFirstAfterStartedChunksFinish) {
     });
 }
 
+TEST(AlgorithmExceptions, DefaultScheduleRethrowsFromTheProbeAndFromTheRest) {
+    // The default schedule first runs and times the range's start on the caller, then
+    // runs the rest inline (cheap ranges) or in parallel: an exception thrown in either
+    // part, at the seams too, reaches the caller, and reduce still sums when none is.
+    for (std::size_t n : {1000UL, 10000UL, 1000000UL}) {
+        std::vector<long> v(n, 1);
+        for (std::size_t at : {std::size_t(0), std::size_t(1), n / 128, n / 16 - 1, n / 16, n / 2, n - 1}) {
+            SCOPED_TRACE(testing::Message() << "n " << n << " throw at " << at);
+            EXPECT_THROW(loom::for_each(ex::par, v.begin(), v.end(),
+                                        [&](long& x) {
+                                            if (std::size_t(&x - v.data()) == at) throw std::runtime_error("x");
+                                        }),
+                         std::runtime_error);
+        }
+        EXPECT_EQ(loom::reduce(ex::par, v.begin(), v.end(), 0L), long(n));
+    }
+}
+
 TEST(AlgorithmExceptions, EveryFamilyRethrowsUnderPar) {
     std::vector<int> v = random_ints(50000, 0, 1000);
     auto boom = [](int x) -> int {
