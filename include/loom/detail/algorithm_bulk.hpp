@@ -230,14 +230,17 @@ private:
     }
 
     // Default schedule: the caller runs doubling batches of the range's start (up to
-    // one chunk, 1 / (8 workers) of the range, or 0.5 us) and times them. True when
-    // the whole range then looks cheaper than serial_below.
+    // 1/16 of the range or 0.5 us) and times them. True when the whole range then
+    // looks cheaper than serial_below. The first batch is at most one chunk, so that
+    // costly iterations on many workers wait little for the probe; the doubling makes
+    // the time of cheap ones long enough to read (a clock read costs 20-40 ns).
     bool probe_says_serial(std::optional<T>& acc, std::size_t& done) {
         using clock = std::chrono::steady_clock;
-        const std::size_t limit = std::min(n_, plan_.chunk);
+        const std::size_t limit = std::min(n_, std::max(plan_.chunk, n_ / 16));
         const auto t0 = clock::now();
         auto spent = clock::duration::zero();
-        for (std::size_t k = std::max<std::size_t>(1, limit / 8); done < limit && spent < serial_below / 8; k *= 2) {
+        for (std::size_t k = std::max<std::size_t>(1, std::min(limit / 8, plan_.chunk));
+             done < limit && spent < serial_below / 8; k *= 2) {
             const std::size_t take = std::min(k, limit - done);
             add(acc, leaf(done, done + take));
             done += take;
