@@ -104,6 +104,7 @@ void for_loop_impl(const exec_info& ei, I first, I last, F& f, std::tuple<A...>&
     auto leaf = [&](std::size_t b, std::size_t e) {
         return [&]<std::size_t... J>(std::index_sequence<J...>) {
             locals l{loop_arg<A>::start(std::get<J>(args), b)...};
+            LOOM_DETAIL_UNROLL_LEAF
             for (std::size_t k = b; k < e; ++k) {
                 (loop_arg<A>::at(std::get<J>(args), std::get<J>(l), k), ...);
                 std::invoke(f, loop_index(first, k), std::get<J>(l)...);

@@ -4,6 +4,7 @@
 // nesting inside tasks, and the range forms.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <numeric>
@@ -56,6 +57,24 @@ TEST(AlgorithmExceptions, ParRethrowsTheFirstAfterStartedChunksFinish) {
         overlap_after_return = running.load() != 1;
         EXPECT_FALSE(overlap_after_return.load());
     });
+}
+
+TEST(AlgorithmExceptions, DefaultScheduleRethrowsFromTheProbeAndFromTheRest) {
+    // The default schedule first runs and times the range's start on the caller, then
+    // runs the rest inline (cheap ranges) or in parallel: an exception thrown in either
+    // part, at the seams too, reaches the caller, and reduce still sums when none is.
+    for (std::size_t n : {1000UL, 10000UL, 1000000UL}) {
+        std::vector<long> v(n, 1);
+        for (std::size_t at : {std::size_t(0), std::size_t(1), n / 128, n / 16 - 1, n / 16, n / 2, n - 1}) {
+            SCOPED_TRACE(testing::Message() << "n " << n << " throw at " << at);
+            EXPECT_THROW(loom::for_each(ex::par, v.begin(), v.end(),
+                                        [&](long& x) {
+                                            if (std::size_t(&x - v.data()) == at) throw std::runtime_error("x");
+                                        }),
+                         std::runtime_error);
+        }
+        EXPECT_EQ(loom::reduce(ex::par, v.begin(), v.end(), 0L), long(n));
+    }
 }
 
 TEST(AlgorithmExceptions, EveryFamilyRethrowsUnderPar) {
@@ -166,6 +185,40 @@ TEST(AlgorithmScheduling, NumCoresBoundsTheThreadsUsed) {
         threads.insert(std::this_thread::get_id());
     });
     EXPECT_LE(threads.size(), 2u);
+}
+
+TEST(AlgorithmScheduling, DefaultScheduleSplitsTheCallersPieceForIdleWorkers) {
+    // The default schedule cuts the range into one piece per worker and splits a piece
+    // further only when a worker is idle. Here the caller's piece (the first 1/P of
+    // the range) is the only costly one: the workers done with their cheap pieces
+    // must get part of it.
+    const unsigned p = loom::num_threads();
+    if (p < 2) GTEST_SKIP() << "needs two workers";
+    const std::size_t n = 64 * std::size_t(p);
+    std::vector<int> v(n);
+    std::mutex m;
+    std::set<std::thread::id> costly_threads;
+    loom::for_each(ex::par, v.begin(), v.end(), [&](int& x) {
+        const auto i = std::size_t(&x - v.data());
+        if (i >= n / p) return;
+        loom_test::spin_for_us(100);
+        std::lock_guard<std::mutex> lock(m);
+        costly_threads.insert(std::this_thread::get_id());
+    });
+    EXPECT_GE(costly_threads.size(), 2u);
+}
+
+TEST(AlgorithmScheduling, DefaultScheduleCoversChunkBoundaries) {
+    // Sizes around the chunk and piece boundaries of 1..4 workers: every element is
+    // visited once and the reduction sees each once.
+    for (std::size_t n : {1UL, 2UL, 3UL, 15UL, 16UL, 17UL, 31UL, 32UL, 33UL, 63UL, 64UL, 65UL, 1023UL, 1024UL,
+                          1025UL, 9999UL, 10000UL, 10001UL}) {
+        std::vector<long> v(n, 0);
+        loom::for_each(ex::par, v.begin(), v.end(), [](long& x) { ++x; });
+        EXPECT_EQ(std::count(v.begin(), v.end(), 1L), long(n)) << n;
+        std::iota(v.begin(), v.end(), 0L);
+        EXPECT_EQ(loom::reduce(ex::par, v.begin(), v.end(), 0L), long(n * (n - 1) / 2)) << n;
+    }
 }
 
 TEST(AlgorithmScheduling, HighPriorityExecutor) {

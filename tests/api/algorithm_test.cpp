@@ -128,6 +128,61 @@ TEST(Algorithms, MinMaxElementPickTheStandardsTies) {
     });
 }
 
+TEST(Algorithms, SortInputPatternsAroundBlockSizes) {
+    // The sequential sort under loom::sort partitions in blocks of 64 and finishes
+    // ranges of up to 24 by insertion: sizes around those, and the input shapes that
+    // stress a quicksort (sorted, reversed, all equal, two values, organ pipe).
+    auto shapes = [](std::size_t n) {
+        std::vector<std::vector<int>> out;
+        out.push_back(random_ints(n, 0, 1 << 30));
+        out.push_back(random_ints(n, 0, 1));
+        std::vector<int> v(n);
+        std::iota(v.begin(), v.end(), 0);
+        out.push_back(v);
+        std::reverse(v.begin(), v.end());
+        out.push_back(v);
+        out.emplace_back(n, 7);
+        for (std::size_t i = 0; i < n; ++i) v[i] = int(std::min(i, n - 1 - i));
+        out.push_back(v);
+        return out;
+    };
+    auto run = [&](const auto& pol) {
+        for (std::size_t n : {0UL, 1UL, 3UL, 23UL, 24UL, 25UL, 128UL, 129UL, 130UL, 131UL, 255UL, 256UL, 257UL, 4097UL,
+                              65537UL}) {
+            for (auto& v : shapes(n)) {
+                auto expect = v;
+                std::sort(expect.begin(), expect.end());
+                auto got = v;
+                loom::sort(pol, got.begin(), got.end());
+                EXPECT_EQ(got, expect) << n;
+                std::vector<double> d(v.begin(), v.end());
+                std::vector<double> de(d);
+                std::sort(de.begin(), de.end(), std::greater<>{});
+                loom::sort(pol, d.begin(), d.end(), std::greater<>{});
+                EXPECT_EQ(d, de) << n;
+            }
+        }
+    };
+    run(ex::seq);
+    run(ex::par);
+    // A small trivially copyable record sorted by one field: keys in order, every
+    // record kept.
+    struct rec {
+        int key;
+        int id;
+    };
+    const auto keys = random_ints(100000, 0, 100);
+    std::vector<rec> r(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) r[i] = {keys[i], int(i)};
+    loom::sort(ex::par, r.begin(), r.end(), [](const rec& a, const rec& b) { return a.key < b.key; });
+    EXPECT_TRUE(std::is_sorted(r.begin(), r.end(), [](const rec& a, const rec& b) { return a.key < b.key; }));
+    std::vector<int> ids(r.size());
+    for (std::size_t i = 0; i < r.size(); ++i) ids[i] = r[i].id;
+    std::sort(ids.begin(), ids.end());
+    for (std::size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(ids[i], int(i));
+    for (std::size_t i = 0; i < r.size(); ++i) ASSERT_EQ(r[i].key, keys[std::size_t(r[i].id)]);
+}
+
 TEST(Algorithms, SortAndStableSort) {
     for_each_policy([](const auto& pol, const char* name) {
         for (std::size_t n : sizes()) {

@@ -18,7 +18,9 @@ void for_each_impl(const exec_info& ei, It first, It last, F& f) {
     if constexpr (all_random_access<It>) {
         if (ei.parallel()) {
             bulk_for(ei, std::size_t(last - first), [&](std::size_t b, std::size_t e) {
-                for (It it = first + b, end = first + e; it != end; ++it) std::invoke(f, *it);
+                It it = first + std::ptrdiff_t(b);
+                LOOM_DETAIL_UNROLL_LEAF
+                for (std::size_t i = b; i < e; ++i, ++it) std::invoke(f, *it);
             });
             return;
         }

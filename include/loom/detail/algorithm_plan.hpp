@@ -11,6 +11,13 @@
 #include "loom/ext/scheduler.hpp"
 #include "loom/ext/task.hpp"
 
+// Leaf loops are unrolled four times. A vectorised body of a few instructions ran at
+// half speed when the compiler happened to place it across a 64-byte boundary
+// (for_each over doubles, gcc 12 -O3: 0.27 against 0.14 ns per element, the same
+// instructions at another address); unrolled, its speed no longer depends on where
+// it lands. gcc and clang both read this pragma.
+#define LOOM_DETAIL_UNROLL_LEAF _Pragma("GCC unroll 4")
+
 namespace loom::detail {
 
 struct exec_info {
@@ -40,6 +47,7 @@ struct bulk_plan {
     bool claim = false;
     bool guided = false;
     bool measure = false;  // auto_chunk_size: time the first iterations first
+    bool adaptive = false; // default schedule: chunks are the finest grain, not the task size
     std::chrono::nanoseconds target{20'000};
 };
 
@@ -51,8 +59,10 @@ inline unsigned cores_for(const exec_info& ei) {
     return ei.params.cores != 0 ? std::min(ei.params.cores, pool) : pool;
 }
 
-/// Eight chunks per core by default: enough slack for stealing to even out a worker
-/// that starts late, few enough that the splitting costs nothing measurable.
+/// Eight chunks per core by default: the finest grain the default schedule cuts a
+/// range into, enough slack for stealing to even out a worker that starts late or
+/// iterations of uneven cost. Whether a chunk becomes a task of its own is decided
+/// while the call runs (bulk_runner::split): only where another worker wants work.
 inline constexpr std::size_t default_chunks_per_core = 8;
 
 inline bulk_plan make_plan(const exec_info& ei, std::size_t n) {
@@ -62,7 +72,7 @@ inline bulk_plan make_plan(const exec_info& ei, std::size_t n) {
     p.lanes = cores;
     p.chunk = std::max<std::size_t>(1, ceil_div(n, default_chunks_per_core * cores));
     switch (ei.params.kind) {
-        case schedule::unspecified: break;
+        case schedule::unspecified: p.adaptive = true; break;
         case schedule::fixed:
             p.chunk = ei.params.chunk != 0 ? ei.params.chunk : std::max<std::size_t>(1, ceil_div(n, cores));
             break;

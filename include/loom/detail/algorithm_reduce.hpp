@@ -21,6 +21,7 @@ template <class T, class Red, class Get>
 T reduce_indexed(const exec_info& ei, std::size_t n, T init, Red& red, Get& get) {
     auto leaf = [&](std::size_t b, std::size_t e) {
         T acc(get(b));
+        LOOM_DETAIL_UNROLL_LEAF
         for (std::size_t i = b + 1; i < e; ++i) acc = std::invoke(red, std::move(acc), get(i));
         return acc;
     };

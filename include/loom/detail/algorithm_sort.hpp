@@ -1,6 +1,7 @@
 // sort: parallel quicksort (median-of-three pivot, the right part forked, a
 // three-way split when the left part comes out small, i.e. many keys equal the
-// pivot; std::sort below the cutoff and past a depth limit). stable_sort: parallel
+// pivot; the sequential sort of algorithm_block_sort.hpp below the cutoff and past a
+// depth limit). stable_sort: parallel
 // merge sort that ping-pongs between the range and one buffer of moved-out elements
 // (std::stable_sort at the leaves, merge_rec between levels). Both need only move
 // construction and move assignment, so move-only elements work.
@@ -13,6 +14,7 @@
 #include <iterator>
 #include <vector>
 
+#include "loom/detail/algorithm_block_sort.hpp"
 #include "loom/detail/algorithm_fork.hpp"
 #include "loom/detail/algorithm_merge.hpp"
 
@@ -22,34 +24,15 @@ namespace loom::detail {
 /// sorting a few thousand elements.
 inline constexpr std::size_t min_sort_cutoff = 2048;
 
-/// Moves the median of first, middle, last-1 to *first.
-template <class It, class Comp>
-void pivot_to_front(It first, It last, Comp& comp) {
-    It a = first + 1;
-    It b = first + (last - first) / 2;
-    It c = last - 1;
-    if (comp(*b, *a)) std::swap(a, b);
-    if (comp(*c, *b)) b = comp(*c, *a) ? a : c;
-    std::iter_swap(first, b);
-}
-
 template <class It, class Comp>
 void quicksort_rec(const exec_info& ei, bulk_error& err, It first, It last, Comp& comp, std::size_t cutoff,
                    int depth) {
     const std::size_t n = std::size_t(last - first);
     if (n <= cutoff || depth == 0) {
-        std::sort(first, last, std::ref(comp));
+        sequential_sort(first, last, comp);
         return;
     }
-    pivot_to_front(first, last, comp);
-    It mid = std::partition(first + 1, last, [&](const auto& x) { return comp(x, *first); });
-    std::iter_swap(first, mid - 1);  // the pivot between the parts
-    It right = mid;
-    It left_end = mid - 1;
-    if (std::size_t(left_end - first) < n / 16) {
-        // Few smaller keys: many may equal the pivot; keep them out of the recursion.
-        right = std::partition(mid, last, [&](const auto& x) { return !comp(*left_end, x); });
-    }
+    auto [left_end, right] = partition_around_pivot(first, last, comp);
     fork2(
         ei, err, [&] { quicksort_rec(ei, err, first, left_end, comp, cutoff, depth - 1); },
         [&] { quicksort_rec(ei, err, right, last, comp, cutoff, depth - 1); });
@@ -63,7 +46,7 @@ void sort_impl(const exec_info& ei, It first, It last, Comp& comp) {
             const bulk_plan plan = make_plan(ei, n);
             if (plan.lanes > 1) {
                 const std::size_t cutoff = std::max(min_sort_cutoff, plan.chunk);
-                const int depth = 2 * std::bit_width(n);  // then std::sort (introsort) takes over
+                const int depth = 2 * std::bit_width(n);  // then the sequential sort takes over
                 bulk_error err;
                 guarded(ei, err, [&] { quicksort_rec(ei, err, first, last, comp, cutoff, depth); });
                 err.rethrow();
@@ -71,7 +54,7 @@ void sort_impl(const exec_info& ei, It first, It last, Comp& comp) {
             }
         }
     }
-    run_inline(ei, [&] { std::sort(first, last, std::ref(comp)); });
+    run_inline(ei, [&] { sequential_sort(first, last, comp); });
 }
 
 /// Sorts a[0, n) stably; the result ends in b if `to_b`, else in a. Both hold n
