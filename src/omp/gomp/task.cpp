@@ -169,6 +169,7 @@ LOOM_OMP_API void GOMP_taskwait() {
 // task.c: waits "as if it was a mergeable included task construct with empty body":
 // for the listed dependences only.
 LOOM_OMP_API void GOMP_taskwait_depend(void** depend) {
+    LOOM_OMPT_ENTER();
     gomp::depend_list l(depend);
     tasking::wait_deps(l.size(), l.data(), 0, nullptr);
 }

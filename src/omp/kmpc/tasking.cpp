@@ -83,6 +83,7 @@ LOOM_OMP_API kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, kmp_task_t
 LOOM_OMP_API void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps,
                                        kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
                                        kmp_depend_info* noalias_dep_list) {
+    LOOM_OMPT_ENTER();
     wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list);
 }
 
@@ -93,6 +94,7 @@ LOOM_OMP_API void __kmpc_omp_taskwait_deps_51(ident_t*, kmp_int32, kmp_int32 nde
     // With nowait the construct is an empty task with these dependences: nothing can
     // observe it, so it is dropped.
     if (has_no_wait) return;
+    LOOM_OMPT_ENTER();
     wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list);
 }
 

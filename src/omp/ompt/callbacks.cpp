@@ -19,6 +19,7 @@ ompt_set_result_t delivery(int event) noexcept {
     case ompt_callback_implicit_task:
     case ompt_callback_sync_region:
     case ompt_callback_sync_region_wait:
+    case ompt_callback_task_dependence:
         return ompt_set_always;
     case ompt_callback_lock_init:      // the omp_* lock routines (not clang's __kmpc_*_lock)
     case ompt_callback_lock_destroy:
@@ -34,9 +35,8 @@ ompt_set_result_t delivery(int event) noexcept {
     case ompt_callback_reduction:      // clang's reductions; gcc's are compiled inline
     case ompt_callback_control_tool:
     case ompt_callback_error:
+    case ompt_callback_dependences:    // not a `taskwait depend nowait` (loom drops it)
         return ompt_set_sometimes;
-    case ompt_callback_dependences:    // not reported yet
-    case ompt_callback_task_dependence:
     case ompt_callback_target:
     case ompt_callback_target_data_op:
     case ompt_callback_target_submit:

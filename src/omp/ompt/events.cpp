@@ -115,6 +115,8 @@ void sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, const 
         th->ompt_wait_id = 0;
     } else {
         th->ompt_state = 0;
+        // The region ended in its implicit barrier: libomp reports no region at its end.
+        if (kind == ompt_sync_region_barrier_implicit_parallel) pdata = nullptr;
         if (wait) wait(kind, endpoint, pdata, tdata, ra);
         if (region) region(kind, endpoint, pdata, tdata, ra);
     }

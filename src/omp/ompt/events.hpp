@@ -13,6 +13,7 @@ namespace loom::ext {
 struct task;
 }
 namespace loom::omp {
+struct kmp_depend_info;
 struct thread_state;
 struct implicit_task;
 struct team;
@@ -101,8 +102,25 @@ void task_launched(ext::task* rec, bool undeferred);
 ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d);
 /// Task `d` ended (its body returned): task_schedule back to `prior`.
 void task_switch_out(tasking::tdata* d, ompt_data_t* prior);
-void dependences(tasking::tdata* d, const ompt_dependence_t* deps, int ndeps);
-void task_dependence(tasking::tdata* src, tasking::tdata* sink);
+/// Task `rec` with the depend lists of its construct is launched: task_create (with
+/// has_dependences) and, for non-empty lists, dependences, before any edge is added.
+void task_launched_with_deps(ext::task* rec, int n1, const kmp_depend_info* l1, int n2,
+                             const kmp_depend_info* l2);
+/// A taskwait with depend (or an undeferred task's wait for its dependences) begins:
+/// task_create of the calling thread's taskwait task, its dependences. Its end
+/// reports it complete (task_schedule ompt_taskwait_complete) and forgets it.
+void taskwait_deps_begin(int n1, const kmp_depend_info* l1, int n2, const kmp_depend_info* l2);
+void taskwait_deps_end();
+/// An edge from task `src` (not completed) to `sink` (null: the calling thread's
+/// taskwait task) was added.
+void task_dependence(ext::task* src, ext::task* sink);
+/// The calling member's doacross source or sink: its normalised iteration per dimension.
+void doacross_dependences(ompt_dependence_type_t type, const std::uint64_t* iteration, int ndims);
+/// Held (while a tool is active) around adding an edge from a task's dependence node,
+/// and around closing it when the task completes: a task_dependence event reads the
+/// source task's data, which must not be freed meanwhile. A few locks, striped by node.
+void lock_depnode(const void* node) noexcept;
+void unlock_depnode(const void* node) noexcept;
 
 /// Unique ids (ompt_get_unique_id): never 0.
 std::uint64_t unique_id() noexcept;

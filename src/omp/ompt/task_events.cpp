@@ -2,7 +2,12 @@
 // explicit task's tool data lives in its extra block (tasking/task.hpp), made at
 // creation only while a tool is active.
 #include "ompt/events.hpp"
+
+#include <algorithm>
+#include <vector>
+
 #include "parallel/thread.hpp"
+#include "sync/wait.hpp"
 #include "tasking/task.hpp"
 
 namespace loom::omp::ompt {
@@ -62,9 +67,10 @@ void undeferred_frames(tasking::tdata* prev, implicit_task* it, tasking::tdata* 
 }
 
 void task_create(tasking::tdata* d, int flags, bool has_deps, const void* ra) {
+    // The extra block is made zeroed with the task; its frame may already hold the
+    // exit_frame of an undeferred task (undeferred_frames runs first).
     ompt_data_t* mine = task_data_of(d);
     *mine = ompt_data_t{};
-    *task_frame_of(d) = ompt_frame_t{};
     if (auto f = callback<ompt_callback_task_create_t>(ompt_callback_task_create))
         f(current_task_data(), current_task_frame(), mine, flags, has_deps ? 1 : 0, ra);
 }
@@ -73,21 +79,113 @@ void task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* n
     if (auto f = callback<ompt_callback_task_schedule_t>(ompt_callback_task_schedule)) f(prior, status, next);
 }
 
-void dependences(tasking::tdata* d, const ompt_dependence_t* deps, int ndeps) {
-    if (auto f = callback<ompt_callback_dependences_t>(ompt_callback_dependences)) f(task_data_of(d), deps, ndeps);
+namespace {
+
+// libomp's mapping of a depend item (kmp_taskdeps.cpp, in its order of tests).
+ompt_dependence_type_t dependence_type(const kmp_depend_info& i) noexcept {
+    if (i.base_addr == -1) return ompt_dependence_type_out_all_memory;
+    if ((i.flags & 3) == 3) return ompt_dependence_type_inout;
+    if (i.flags & 2) return ompt_dependence_type_out;
+    if (i.flags & 1) return ompt_dependence_type_in;
+    if (i.flags & 4) return ompt_dependence_type_mutexinoutset;
+    if (i.flags & 8) return ompt_dependence_type_inoutset;
+    return ompt_dependence_type_out_all_memory;  // 0x80, omp_all_memory
 }
 
-void task_dependence(tasking::tdata* src, tasking::tdata* sink) {
-    if (auto f = callback<ompt_callback_task_dependence_t>(ompt_callback_task_dependence))
-        f(task_data_of(src), task_data_of(sink));
+// The dependences event of `task` for the construct's two lists, as given.
+void report_dependences(ompt_data_t* task, int n1, const kmp_depend_info* l1, int n2,
+                        const kmp_depend_info* l2) {
+    auto f = callback<ompt_callback_dependences_t>(ompt_callback_dependences);
+    n1 = l1 ? std::max(n1, 0) : 0;
+    n2 = l2 ? std::max(n2, 0) : 0;
+    if (!f || n1 + n2 == 0) return;
+    std::vector<ompt_dependence_t> deps;
+    deps.reserve(static_cast<std::size_t>(n1 + n2));
+    auto add = [&](int n, const kmp_depend_info* l) {
+        for (int i = 0; i < n; ++i) {
+            ompt_dependence_t d{};
+            d.variable.ptr = reinterpret_cast<void*>(l[i].base_addr);
+            d.dependence_type = dependence_type(l[i]);
+            deps.push_back(d);
+        }
+    };
+    add(n1, l1);
+    add(n2, l2);
+    f(task, deps.data(), static_cast<int>(deps.size()));
 }
 
-void task_launched(ext::task* rec, bool undeferred) {
+// The taskwait task of the calling thread (libomp: one per thread, reset after each).
+__thread ompt_data_t t_taskwait_task;
+
+// Striped locks for lock_depnode: a plain spin flag each (held for a few instructions
+// and a tool callback, only while a tool is active).
+constexpr std::size_t n_depnode_locks = 64;
+struct alignas(64) depnode_lock {
+    std::atomic<bool> held{false};
+};
+depnode_lock g_depnode_locks[n_depnode_locks];
+
+depnode_lock& stripe(const void* node) noexcept {
+    return g_depnode_locks[(reinterpret_cast<std::uintptr_t>(node) >> 7) % n_depnode_locks];
+}
+
+int task_flags(const ext::task* rec, bool undeferred) noexcept {
     int flags = ompt_task_explicit;
     if (!(rec->flags & tasking::f_tied)) flags |= ompt_task_untied;
     if (rec->flags & tasking::f_final) flags |= ompt_task_final;
     if (undeferred || (rec->user & tasking::u_included)) flags |= ompt_task_undeferred;
-    task_create(tasking::data_of(rec), flags, (rec->user & tasking::u_deps) != 0, take_return_address());
+    return flags;
+}
+
+}  // namespace
+
+void task_launched_with_deps(ext::task* rec, int n1, const kmp_depend_info* l1, int n2,
+                             const kmp_depend_info* l2) {
+    tasking::tdata* d = tasking::data_of(rec);
+    task_create(d, task_flags(rec, false), true, take_return_address());
+    report_dependences(task_data_of(d), n1, l1, n2, l2);
+}
+
+void taskwait_deps_begin(int n1, const kmp_depend_info* l1, int n2, const kmp_depend_info* l2) {
+    t_taskwait_task = ompt_data_t{};
+    if (auto f = callback<ompt_callback_task_create_t>(ompt_callback_task_create))
+        f(current_task_data(), current_task_frame(), &t_taskwait_task,
+          ompt_task_taskwait | ompt_task_undeferred | ompt_task_mergeable, 1, take_return_address());
+    report_dependences(&t_taskwait_task, n1, l1, n2, l2);
+}
+
+void taskwait_deps_end() {
+    task_schedule(&t_taskwait_task, ompt_taskwait_complete, nullptr);
+    t_taskwait_task = ompt_data_t{};
+}
+
+void task_dependence(ext::task* src, ext::task* sink) {
+    if (auto f = callback<ompt_callback_task_dependence_t>(ompt_callback_task_dependence))
+        f(task_data_of(tasking::data_of(src)), sink ? task_data_of(tasking::data_of(sink)) : &t_taskwait_task);
+}
+
+void doacross_dependences(ompt_dependence_type_t type, const std::uint64_t* iteration, int ndims) {
+    auto f = callback<ompt_callback_dependences_t>(ompt_callback_dependences);
+    if (!f || ndims <= 0) return;
+    std::vector<ompt_dependence_t> deps(static_cast<std::size_t>(ndims));
+    for (int i = 0; i < ndims; ++i) {
+        deps[static_cast<std::size_t>(i)].variable.value = iteration[i];
+        deps[static_cast<std::size_t>(i)].dependence_type = type;
+    }
+    f(current_task_data(), deps.data(), ndims);
+}
+
+void lock_depnode(const void* node) noexcept {
+    std::atomic<bool>& l = stripe(node).held;
+    while (l.exchange(true, std::memory_order_acquire))
+        while (l.load(std::memory_order_relaxed)) spin_pause();
+}
+
+void unlock_depnode(const void* node) noexcept { stripe(node).held.store(false, std::memory_order_release); }
+
+void task_launched(ext::task* rec, bool undeferred) {
+    task_create(tasking::data_of(rec), task_flags(rec, undeferred), (rec->user & tasking::u_deps) != 0,
+                take_return_address());
 }
 
 ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d) {

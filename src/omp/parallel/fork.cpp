@@ -468,6 +468,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     cg_threads cg;  // declared before the team: given back after the join
 
     int n;
+    int requested;  // OMPT requested_team_size: before the thread limit (as libomp)
     if (league_teams > 0) {
         // Members run the teams in turn; each needs room for its team's threads.
         const int per_team = std::max(1, league_limit);
@@ -476,11 +477,13 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         child.nthreads = per_team;
         child.nthreads_from_list = false;
         child.thread_limit = per_team;
+        requested = n;
     } else {
         n = req > 0 ? req : parent->icv.nthreads;
         if (n <= 0) n = pool_size();
         if (!parallel_if || parent->active_level >= parent->icv.max_active_levels) n = 1;
         if (globals().library == 0) n = 1;
+        requested = n;
         if (tl > 0 && n > 1) n = cg.take(parent, n, tl);
         child = child_icvs_of(parent->icv, push, tl);
     }
@@ -572,7 +575,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     }
     set_if_changed(t->child_icvs, child);
     // Before the start word: members report their implicit tasks with this region's data.
-    const void* ompt_ra = ompt::on() ? ompt::parallel_begin(parent, &t->ompt_parallel, n, ompt_flags) : nullptr;
+    const void* ompt_ra = ompt::on() ? ompt::parallel_begin(parent, &t->ompt_parallel, requested, ompt_flags) : nullptr;
     reset_team_for_region(t, m);
     set_if_changed(t->slots[0].worker, w);
     t->start_join_target = t->join_target;

@@ -23,6 +23,7 @@
 
 #include "tasking/task.hpp"
 #include "parallel/thread.hpp"
+#include "ompt/events.hpp"
 
 namespace loom::omp::tasking {
 
@@ -112,13 +113,8 @@ void clear_entries(dephash& h) noexcept {
     h.count = 0;
 }
 
-// me waits for p (unless p already completed). One edge per pair even when they share
-// several addresses (libomp links a successor once; kmp_task_deps_multiple_edges.c
-// checks it): `linked` remembers the pass that last added an edge to p. Only the
-// parent adds edges, so the plain field needs no ordering.
-void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
-    if (!p || p == me || p->linked == pass) return;
-    p->linked = pass;
+// Links `me` after `p` unless p already completed (its list is closed): false then.
+bool link(depnode* p, depnode* me) {
     me->npred.fetch_add(1, std::memory_order_relaxed);
     depnode::edge* e = me->take_edge();
     e->to = me;
@@ -127,13 +123,33 @@ void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
         if (head == closed) {
             me->npred.fetch_sub(1, std::memory_order_relaxed);
             me->untake_edge();
-            return;
+            return false;
         }
         e->next = head;
     } while (!p->succ.compare_exchange_weak(head, e, std::memory_order_acq_rel,
                                             std::memory_order_acquire));
     // Only the parent adds edges: a load and a store, no read-modify-write.
     p->nsucc.store(p->nsucc.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    return true;
+}
+
+// me waits for p (unless p already completed). One edge per pair even when they share
+// several addresses (libomp links a successor once; kmp_task_deps_multiple_edges.c
+// checks it): `linked` remembers the pass that last added an edge to p. Only the
+// parent adds edges, so the plain field needs no ordering.
+void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
+    if (!p || p == me || p->linked == pass) return;
+    p->linked = pass;
+    if (!ompt::on()) [[likely]] {
+        link(p, me);
+        return;
+    }
+    // With a tool: p's task cannot complete (task_done takes the same lock to close
+    // its list) while the event reads its data. Only tasks are in the hash, so p->task
+    // is set.
+    ompt::lock_depnode(p);
+    if (link(p, me)) ompt::task_dependence(p->task, me->task);
+    ompt::unlock_depnode(p);
 }
 
 // LOOM_CRITICAL_PATH: a task that becomes ready with many successors waiting for it
@@ -342,7 +358,14 @@ void free_hash(dephash* h) noexcept {
 void task_done(ext::task* rec) noexcept {
     extra* x = extra_of(rec);
     depnode* dn = x->dn;
-    depnode::edge* e = dn->succ.exchange(closed, std::memory_order_acq_rel);
+    depnode::edge* e;
+    if (!ompt::on()) [[likely]] {
+        e = dn->succ.exchange(closed, std::memory_order_acq_rel);
+    } else {
+        ompt::lock_depnode(dn);  // add_edge's task_dependence event may be reading our data
+        e = dn->succ.exchange(closed, std::memory_order_acq_rel);
+        ompt::unlock_depnode(dn);
+    }
     while (e) {
         depnode::edge* next = e->next;
         depnode* to = e->to;  // e is `to`'s memory: not touched after the count below
@@ -367,10 +390,13 @@ void task_spawn_with_deps(kmp_task_t* kt, kmp_int32 ndeps, kmp_depend_info* dep_
                           kmp_int32 ndeps_noalias, kmp_depend_info* noalias_dep_list) {
     here h = current_here();
     ext::task* rec = record_of(kt);
+    // libomp reports the task and its dependences before it looks for predecessors.
+    if (ompt::on()) [[unlikely]]
+        ompt::task_launched_with_deps(rec, ndeps, dep_list, ndeps_noalias, noalias_dep_list);
     dep_items items(count_of(ndeps, ndeps_noalias));
     collect(items, ndeps, dep_list, ndeps_noalias, noalias_dep_list);
     if (items.empty()) {
-        launch(h, rec, false);
+        launch(h, rec, false, true);
         return;
     }
     static_assert(sizeof(depnode) <= sizeof(ext::task));
@@ -379,7 +405,7 @@ void task_spawn_with_deps(kmp_task_t* kt, kmp_int32 ndeps, kmp_depend_info* dep_
     ensure_extra(rec)->dn = dn;
     rec->user |= u_deps;
     process(hash_of(h), dn, items, true);
-    launch(h, rec, true);  // counted; queued below or by the last predecessor
+    launch(h, rec, true, true);  // counted; queued below or by the last predecessor
     if (dn->npred.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         rank_ready(dn);
         start_counted(h, rec);
@@ -388,6 +414,13 @@ void task_spawn_with_deps(kmp_task_t* kt, kmp_int32 ndeps, kmp_depend_info* dep_
 
 void wait_deps(kmp_int32 ndeps, kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
                kmp_depend_info* noalias_dep_list) {
+    if (ompt::on() && (ndeps > 0 || ndeps_noalias > 0)) [[unlikely]] {
+        // libomp reports the wait as an undeferred taskwait task with these dependences.
+        ompt::taskwait_deps_begin(ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+        wait_for(current_here(), ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+        ompt::taskwait_deps_end();
+        return;
+    }
     wait_for(current_here(), ndeps, dep_list, ndeps_noalias, noalias_dep_list);
 }
 

@@ -590,9 +590,10 @@ void undeferred_task_begin(kmp_task_t* kt, void* ompt_frame) {
     p->created += 1;
     release_target(rec)->unreleased += 1;
     if (ompt::on()) {
+        // The encountering task's enter_frame is set when task_create reports it.
+        ompt::undeferred_frames(h.rc->current, h.rc->it, data_of(rec), ompt_frame);
         ompt::task_launched(rec, true);
         ompt::task_switch_in(h.rc->current, h.rc->it, data_of(rec));
-        ompt::undeferred_frames(h.rc->current, h.rc->it, data_of(rec), ompt_frame);
     }
     h.rc->current = data_of(rec);
     rec->flags |= f_running;

@@ -250,9 +250,10 @@ dephash** current_deps_slot(const here& h);
 inline kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
                             std::size_t sizeof_shareds, kmp_routine_entry_t routine);
 /// Makes a task allocated by allocate() known to its parent (counts) and runs it at
-/// once (included) or queues it, unless it still waits for predecessors (`hold`)
+/// once (included) or queues it, unless it still waits for predecessors (`hold`).
+/// `reported`: its OMPT task_create was reported already (dep.cpp)
 /// (inline: task_create.hpp).
-inline void launch(const here& h, ext::task* rec, bool hold);
+inline void launch(const here& h, ext::task* rec, bool hold, bool reported = false);
 /// The scheduler's entry of an explicit task taken from a queue (record's `run`).
 void run_entry(ext::task* rec) noexcept;
 /// Queues a task whose predecessors all completed (dep.cpp).

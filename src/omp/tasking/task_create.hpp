@@ -93,10 +93,10 @@ inline void queue_task(ext::task* rec) {
 
 }  // namespace create_detail
 
-inline void launch(const here& h, ext::task* rec, bool hold) {
+inline void launch(const here& h, ext::task* rec, bool hold, bool reported) {
     using namespace create_detail;
     (void)h;
-    LOOM_OMPT_EVENT(task_launched(rec, false));
+    if (!reported) LOOM_OMPT_EVENT(task_launched(rec, false));
     kmp_task_t* kt = ktask_of(rec);
     node* p = parent_node(rec);
     tgroup* g = rel_group(rec);

@@ -23,11 +23,13 @@
 #include <memory>
 #include <new>
 #include <thread>
+#include <vector>
 
 #include "abi.hpp"
 #include "worksharing/dispatch.hpp"
 #include "worksharing/doacross.hpp"
 #include "env/env.hpp"
+#include "ompt/events.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 #include "sync/wait.hpp"
@@ -123,6 +125,20 @@ bool iteration_of(const doacross_loop& d, const kmp_int64* vec, std::uint64_t& o
     return n < d.iterations;
 }
 
+// OMPT: the dependences event of a source or sink, its iteration per dimension
+// normalised as libomp reports it (kmp_csupport.cpp). `vec` is within the loop.
+void report(const doacross_loop& d, const kmp_int64* vec, ompt_dependence_type_t type) {
+    std::vector<std::uint64_t> k(static_cast<std::size_t>(d.ndims));
+    for (int i = 0; i < d.ndims; ++i) {
+        const doacross_dim& dim = d.dims[i];
+        const auto v = static_cast<std::uint64_t>(vec[i]);
+        const auto lo = static_cast<std::uint64_t>(dim.lo);
+        k[static_cast<std::size_t>(i)] = dim.st > 0 ? (v - lo) / static_cast<std::uint64_t>(dim.st)
+                                                    : (lo - v) / (std::uint64_t{0} - static_cast<std::uint64_t>(dim.st));
+    }
+    ompt::doacross_dependences(type, k.data(), d.ndims);
+}
+
 // The doacross loop the calling member is in, or null (team of one, no loop).
 doacross_loop* current_loop(implicit_task* it, member_slot*& me) {
     team* t = it->tm;
@@ -180,8 +196,10 @@ void doacross_wait(implicit_task* it, const kmp_int64* vec) {
     if (!d || !vec || !iteration_of(*d, vec, n)) return;
     const std::atomic<std::uint64_t>& word = d->flags[n / 64];
     const std::uint64_t bit = std::uint64_t{1} << (n % 64);
-    if ((word.load(std::memory_order_acquire) & bit) != 0) return;
-    wait_posted(*d, word, bit, me->sleep);
+    if ((word.load(std::memory_order_acquire) & bit) == 0) wait_posted(*d, word, bit, me->sleep);
+    // libomp reports a sink once its wait is over.
+    if (ompt::on()) [[unlikely]]
+        report(*d, vec, ompt_dependence_type_sink);
 }
 
 void doacross_post(implicit_task* it, const kmp_int64* vec) {
@@ -189,6 +207,8 @@ void doacross_post(implicit_task* it, const kmp_int64* vec) {
     doacross_loop* d = current_loop(it, me);
     std::uint64_t n;
     if (!d || !vec || !iteration_of(*d, vec, n)) return;
+    if (ompt::on()) [[unlikely]]
+        report(*d, vec, ompt_dependence_type_source);
     std::atomic<std::uint64_t>& word = d->flags[n / 64];
     const std::uint64_t bit = std::uint64_t{1} << (n % 64);
     if ((word.load(std::memory_order_relaxed) & bit) != 0) return;
