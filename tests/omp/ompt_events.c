@@ -20,7 +20,12 @@ static atomic_int n_thread_begin, n_parallel_begin, n_parallel_end, n_implicit_b
     n_barrier_wait, n_task_create, n_task_switch, n_task_complete, n_taskwait,
     n_critical_acquire, n_critical_acquired, n_critical_released, n_work_begin,
     n_work_end, n_masked_begin, n_masked_end;
-static atomic_int in_critical, critical_overlap;
+static atomic_int in_critical, critical_overlap, critical_unannounced;
+// Set by mutex_acquired, checked and cleared inside the critical body: the event must
+// come after the lock is taken and before the body. (Overlap is checked in the body, not
+// between the acquired and released events: released is reported after the unlock, as
+// libomp does, so the next thread's acquired may come first.)
+static _Thread_local int critical_announced;
 static int initialized, finalized;
 static ompt_get_thread_data_t get_thread_data;
 static ompt_get_parallel_info_t get_parallel_info;
@@ -106,13 +111,12 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t id, const void* 
     (void)id, (void)ra;
     if (kind != ompt_mutex_critical) return;
     atomic_fetch_add(&n_critical_acquired, 1);
-    if (atomic_fetch_add(&in_critical, 1) != 0) atomic_fetch_add(&critical_overlap, 1);
+    critical_announced = 1;
 }
 
 static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t id, const void* ra) {
     (void)id, (void)ra;
     if (kind != ompt_mutex_critical) return;
-    atomic_fetch_sub(&in_critical, 1);
     atomic_fetch_add(&n_critical_released, 1);
 }
 
@@ -213,7 +217,13 @@ int main(void) {
 #pragma omp taskwait
         }
 #pragma omp critical
-        sum += omp_get_thread_num() + 1;
+        {
+            if (atomic_fetch_add(&in_critical, 1) != 0) atomic_fetch_add(&critical_overlap, 1);
+            if (!critical_announced) atomic_fetch_add(&critical_unannounced, 1);
+            critical_announced = 0;
+            sum += omp_get_thread_num() + 1;
+            atomic_fetch_sub(&in_critical, 1);
+        }
 #pragma omp for schedule(dynamic, 3) reduction(+ : iters)
         for (int i = 0; i < 100; ++i) iters += 1;
     }
@@ -248,6 +258,7 @@ int main(void) {
     EXPECT_EQ(n_critical_acquired, 4);
     EXPECT_EQ(n_critical_released, 4);
     EXPECT_EQ(critical_overlap, 0);
+    EXPECT_EQ(critical_unannounced, 0);
 #ifdef __clang__
     EXPECT_EQ(n_masked_begin, 1);     // gcc inlines master: no runtime call to report
     EXPECT_EQ(n_masked_end, 1);
