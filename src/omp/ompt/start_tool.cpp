@@ -102,10 +102,28 @@ std::string error_text(const char* fallback) {
     return e ? e : fallback;
 }
 
-// ompt_start_tool already in the process (not found in this library: loom defines none).
+// By object, not by address of ::ompt_start_tool: that address is the one the global
+// scope names, which may be the program's definition.
+bool in_this_library(void* fn) {
+    Dl_info mine{}, theirs{};
+    return dladdr(reinterpret_cast<void*>(&in_this_library), &mine) != 0 && dladdr(fn, &theirs) != 0 &&
+           mine.dli_fbase == theirs.dli_fbase;
+}
+
+// ompt_start_tool already in the process. The global scope may name this library's
+// weak definition first (a tool library linked after it: the loader does not prefer a
+// later strong definition to an earlier weak one), so the search then goes on past
+// this library, as libomp's weak ompt_start_tool does.
 void plan_process(search_plan& p) {
     auto fn = reinterpret_cast<start_fn>(dlsym(RTLD_DEFAULT, "ompt_start_tool"));
-    p.steps.push_back({"Search for OMP tool in current address space... ", fn, "Success.\n", "Failed.\n"});
+    if (fn && in_this_library(reinterpret_cast<void*>(fn)))
+        fn = reinterpret_cast<start_fn>(dlsym(RTLD_NEXT, "ompt_start_tool"));
+    const char* before = "Search for OMP tool in current address space... ";
+    if (!fn) {
+        p.steps.push_back({std::string(before) + "Failed.\n", nullptr, "", ""});
+        return;
+    }
+    p.steps.push_back({before, fn, "Success.\n", "Failed.\n"});
 }
 
 // One library of OMP_TOOL_LIBRARIES. A handle stays open (a tool that declines keeps
@@ -125,15 +143,16 @@ void plan_library(search_plan& p, const std::string& name) {
         dlclose(h);  // at load time: the loader lock is ours
         return;
     }
-    p.steps.push_back({before, fn, "Success.\n", ""});
+    p.steps.push_back({before, fn, "Success.\n", "Found but not using the OMPT interface.\nContinuing search...\n"});
 }
 
 void plan_libraries(search_plan& p) {
     const char* libs = std::getenv("OMP_TOOL_LIBRARIES");
-    std::string before = "Searching tool libraries...\n";
-    if (libs && *libs) before += std::string("OMP_TOOL_LIBRARIES = ") + libs + "\n";
-    p.steps.push_back({before, nullptr, "", ""});
-    if (!libs || !*libs) return;
+    if (!libs || !*libs) {
+        p.steps.push_back({"No OMP_TOOL_LIBRARIES defined.\n...searching tool libraries failed.\n", nullptr, "", ""});
+        return;
+    }
+    p.steps.push_back({std::string("Searching tool libraries...\nOMP_TOOL_LIBRARIES = ") + libs + "\n", nullptr, "", ""});
     const std::string all(libs);
     std::size_t pos = 0;
     while (pos <= all.size()) {
@@ -143,6 +162,7 @@ void plan_libraries(search_plan& p) {
         pos = end + 1;
         if (!name.empty()) plan_library(p, name);
     }
+    p.steps.push_back({"...searching tool libraries failed.\n", nullptr, "", ""});
 }
 
 // LLVM's race checker: its ompt_start_tool returns null unless the program runs under
