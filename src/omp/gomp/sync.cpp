@@ -78,9 +78,15 @@ LOOM_OMP_API void GOMP_atomic_end() { atomics::global_unlock(); }
 // ordered.c: gcc reports every iteration that executes its ordered region; the end also
 // finishes the iteration's ordered turn (kmpc's per-iteration __kmpc_dispatch_fini), so
 // the next iteration of the chunk waits for its own turn.
-LOOM_OMP_API void GOMP_ordered_start() { ordered_enter(current_task()); }
+LOOM_OMP_API void GOMP_ordered_start() {
+    implicit_task* it = current_task();
+    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_ordered, 0, ompt::ordered_wait_id(it), LOOM_OMPT_RA));
+    ordered_enter(it);
+    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_ordered, ompt::ordered_wait_id(it), LOOM_OMPT_RA));
+}
 LOOM_OMP_API void GOMP_ordered_end() {
     implicit_task* it = current_task();
     ordered_exit(it);
+    LOOM_OMPT_EVENT(mutex_released(ompt_mutex_ordered, ompt::ordered_wait_id(it), LOOM_OMPT_RA));
     dispatch_fini(it);
 }

@@ -223,13 +223,16 @@ using namespace loom::omp;
 using namespace loom::omp::tasking;
 namespace gomp = loom::omp::gomp;
 
-LOOM_OMP_API void GOMP_taskgroup_start() { open_group(current_here()); }
+LOOM_OMP_API void GOMP_taskgroup_start() {
+    open_group(current_here());
+    LOOM_OMPT_EVENT(sync_region_bound(ompt_sync_region_taskgroup, ompt_scope_begin, LOOM_OMPT_RA));
+}
 
 // The chunks outlive the taskgroup: the compiler combines them after GOMP_taskgroup_end
 // and then calls GOMP_taskgroup_reduction_unregister.
 LOOM_OMP_API void GOMP_taskgroup_end() {
     LOOM_OMPT_ENTER();
-    LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskgroup, ompt_scope_begin, LOOM_OMPT_RA));
+    LOOM_OMPT_EVENT(sync_region_wait(ompt_sync_region_taskgroup, ompt_scope_begin, LOOM_OMPT_RA));
     close_group(current_here());
     LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskgroup, ompt_scope_end, LOOM_OMPT_RA));
 }

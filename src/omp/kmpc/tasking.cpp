@@ -107,10 +107,13 @@ LOOM_OMP_API depnode::edge* __kmpc_task_get_successors(kmp_task_t* kt) {
 
 // ---- taskgroup and task reductions ----------------------------------------------------
 
-LOOM_OMP_API void __kmpc_taskgroup(ident_t*, kmp_int32) { open_group(current_here()); }
+LOOM_OMP_API void __kmpc_taskgroup(ident_t*, kmp_int32) {
+    open_group(current_here());
+    LOOM_OMPT_EVENT(sync_region_bound(ompt_sync_region_taskgroup, ompt_scope_begin, LOOM_OMPT_RA));
+}
 LOOM_OMP_API void __kmpc_end_taskgroup(ident_t*, kmp_int32) {
     LOOM_OMPT_ENTER();
-    LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskgroup, ompt_scope_begin, LOOM_OMPT_RA));
+    LOOM_OMPT_EVENT(sync_region_wait(ompt_sync_region_taskgroup, ompt_scope_begin, LOOM_OMPT_RA));
     close_group(current_here());
     LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskgroup, ompt_scope_end, LOOM_OMPT_RA));
 }

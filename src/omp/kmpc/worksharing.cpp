@@ -151,8 +151,17 @@ LOOM_DISPATCH(8u, kmp_uint64, kmp_int64)
 
 LOOM_OMP_API void __kmpc_dispatch_deinit(ident_t*, kmp_int32) {}
 
-LOOM_OMP_API void __kmpc_ordered(ident_t*, kmp_int32) { ordered_enter(current_task()); }
-LOOM_OMP_API void __kmpc_end_ordered(ident_t*, kmp_int32) { ordered_exit(current_task()); }
+LOOM_OMP_API void __kmpc_ordered(ident_t*, kmp_int32) {
+    implicit_task* it = current_task();
+    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_ordered, 0, ompt::ordered_wait_id(it), LOOM_OMPT_RA));
+    ordered_enter(it);
+    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_ordered, ompt::ordered_wait_id(it), LOOM_OMPT_RA));
+}
+LOOM_OMP_API void __kmpc_end_ordered(ident_t*, kmp_int32) {
+    implicit_task* it = current_task();
+    ordered_exit(it);
+    LOOM_OMPT_EVENT(mutex_released(ompt_mutex_ordered, ompt::ordered_wait_id(it), LOOM_OMPT_RA));
+}
 
 // ---- doacross (ordered(n) with depend(sink/source)) -----------------------------------
 

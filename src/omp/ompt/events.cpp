@@ -103,23 +103,35 @@ void implicit_task_end(implicit_task* it, int n) {
 }
 
 void sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, const void* ra) {
+    if (endpoint == ompt_scope_begin) {
+        sync_region_bound(kind, endpoint, ra);
+        sync_region_wait(kind, endpoint, ra);
+    } else {
+        sync_region_wait(kind, endpoint, ra);
+        sync_region_bound(kind, endpoint, ra);
+    }
+}
+
+void sync_region_bound(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, const void* ra) {
+    ompt_data_t* pdata = region_of(this_thread()->current);
+    // The region ended in its implicit barrier: libomp reports no region at its end.
+    if (endpoint == ompt_scope_end && kind == ompt_sync_region_barrier_implicit_parallel) pdata = nullptr;
+    if (auto f = callback<ompt_callback_sync_region_t>(ompt_callback_sync_region))
+        f(kind, endpoint, pdata, current_task_data(), ra);
+}
+
+void sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, const void* ra) {
     thread_state* th = this_thread();
     ompt_data_t* pdata = region_of(th->current);
-    ompt_data_t* tdata = current_task_data();
-    auto region = callback<ompt_callback_sync_region_t>(ompt_callback_sync_region);
-    auto wait = callback<ompt_callback_sync_region_t>(ompt_callback_sync_region_wait);
-    if (endpoint == ompt_scope_begin) {
-        if (region) region(kind, endpoint, pdata, tdata, ra);
-        if (wait) wait(kind, endpoint, pdata, tdata, ra);
-        th->ompt_state = wait_state(kind);
-        th->ompt_wait_id = 0;
-    } else {
-        th->ompt_state = 0;
-        // The region ended in its implicit barrier: libomp reports no region at its end.
-        if (kind == ompt_sync_region_barrier_implicit_parallel) pdata = nullptr;
-        if (wait) wait(kind, endpoint, pdata, tdata, ra);
-        if (region) region(kind, endpoint, pdata, tdata, ra);
-    }
+    if (endpoint == ompt_scope_end && kind == ompt_sync_region_barrier_implicit_parallel) pdata = nullptr;
+    th->ompt_state = endpoint == ompt_scope_begin ? wait_state(kind) : 0;
+    th->ompt_wait_id = 0;
+    if (auto f = callback<ompt_callback_sync_region_t>(ompt_callback_sync_region_wait))
+        f(kind, endpoint, pdata, current_task_data(), ra);
+}
+
+std::uint64_t ordered_wait_id(implicit_task* it) {
+    return it->tm ? reinterpret_cast<std::uintptr_t>(it->tm) : reinterpret_cast<std::uintptr_t>(it);
 }
 
 void mutex_acquire(ompt_mutex_t kind, unsigned hint, std::uint64_t wait_id, const void* ra) {

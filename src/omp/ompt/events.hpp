@@ -46,6 +46,10 @@ void implicit_task_end(implicit_task* it, int n);
 // ---- synchronisation -------------------------------------------------------------------
 /// sync_region and sync_region_wait begin (or end) of `kind` in the calling task.
 void sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, const void* ra);
+/// Only the region's bound (sync_region), or only its wait (sync_region_wait and the
+/// thread's state): a taskgroup begins at its start and waits at its end.
+void sync_region_bound(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, const void* ra);
+void sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, const void* ra);
 void mutex_acquire(ompt_mutex_t kind, unsigned hint, std::uint64_t wait_id, const void* ra);
 void mutex_acquired(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra);
 void mutex_released(ompt_mutex_t kind, std::uint64_t wait_id, const void* ra);
@@ -56,6 +60,8 @@ void flush(const void* ra);
 /// A mutex wait reported by mutex_acquire ended without the mutex (a failed test, a
 /// nest lock the task already held): the thread's state goes back to work.
 void mutex_released_wait();
+/// The wait_id of an ordered region: its team (one ordered turn per team at a time).
+std::uint64_t ordered_wait_id(implicit_task* it);
 
 // ---- the lock routines with their events (lock_events.cpp) -----------------------------
 void lock_init_traced(void* lk, std::uintptr_t hint, bool nest, const char* routine, const void* ra);
