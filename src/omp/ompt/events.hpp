@@ -106,6 +106,8 @@ void task_launched(ext::task* rec, bool undeferred);
 /// The running context switches to explicit task `d` (which ran `prev`, null: the
 /// implicit task `it`): task_schedule; returns the prior task's data for switch_out.
 ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d);
+/// The next task_switch_in of this thread is a taskyield's (status ompt_task_yield).
+void next_switch_is_yield() noexcept;
 /// Task `d` ended (its body returned): task_schedule back to `prior`.
 void task_switch_out(tasking::tdata* d, ompt_data_t* prior);
 /// Task `rec` with the depend lists of its construct is launched: task_create (with

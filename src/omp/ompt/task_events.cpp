@@ -188,9 +188,17 @@ void task_launched(ext::task* rec, bool undeferred) {
                 take_return_address());
 }
 
+namespace {
+__thread bool t_yielding = false;  // set by a taskyield, for the switch it makes next
+}  // namespace
+
+void next_switch_is_yield() noexcept { t_yielding = true; }
+
 ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d) {
     ompt_data_t* prior = prev ? task_data_of(prev) : &it->ompt_task;
-    task_schedule(prior, ompt_task_switch, task_data_of(d));
+    const ompt_task_status_t status = t_yielding ? ompt_task_yield : ompt_task_switch;
+    t_yielding = false;
+    task_schedule(prior, status, task_data_of(d));
     return prior;
 }
 

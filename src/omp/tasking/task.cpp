@@ -638,6 +638,8 @@ void task_yield() {
         node* n = current_node(h);
         if (parent_node(t) == n) {
             t->flags |= f_bounced;
+            if (ompt::on()) [[unlikely]]
+                ompt::next_switch_is_yield();
             execute(t, true, false);
             return;
         }
