@@ -71,6 +71,18 @@ void initial_task(thread_state* th, ompt_scope_endpoint_t endpoint) {
     else f(endpoint, nullptr, &it.ompt_task, 0, 1, ompt_task_initial);
 }
 
+void league_initial_task(implicit_task* it, ompt_data_t* league, ompt_scope_endpoint_t endpoint, int nteams,
+                         int index) {
+    auto f = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
+    if (endpoint == ompt_scope_begin) it->ompt_task = ompt_data_t{};
+    if (!f) return;
+    if (endpoint == ompt_scope_begin)
+        f(endpoint, league, &it->ompt_task, static_cast<unsigned>(nteams), static_cast<unsigned>(index),
+          ompt_task_initial);
+    else
+        f(endpoint, nullptr, &it->ompt_task, 0, static_cast<unsigned>(index), ompt_task_initial);
+}
+
 const void* parallel_begin(implicit_task* parent, ompt_data_t* pdata, int requested, int flags) {
     const void* ra = take_return_address();
     *pdata = ompt_data_t{};

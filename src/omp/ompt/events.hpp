@@ -40,6 +40,10 @@ void initial_task(thread_state* th, ompt_scope_endpoint_t endpoint);
 const void* parallel_begin(implicit_task* parent, ompt_data_t* pdata, int requested, int flags);
 void parallel_end(implicit_task* parent, ompt_data_t* pdata, int flags, const void* ra);
 /// Implicit task `it` (member `it->tid` of a region of `n` threads, region data `pdata`).
+/// The initial task of team `index` of a league of `nteams` (data in `it`): implicit_task
+/// with ompt_task_initial, as libomp reports each team of a teams construct.
+void league_initial_task(implicit_task* it, ompt_data_t* league, ompt_scope_endpoint_t endpoint, int nteams,
+                         int index);
 void implicit_task_begin(implicit_task* it, ompt_data_t* pdata, int n);
 void implicit_task_end(implicit_task* it, int n);
 

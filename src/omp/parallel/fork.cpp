@@ -307,6 +307,23 @@ void reset_team_for_region(team* t, int n) {
 // OMPT flags of the regions loom forks: the runtime calls every member's outlined body.
 constexpr int ompt_flags = ompt_parallel_invoker_runtime | ompt_parallel_team;
 
+constexpr int ompt_league_flags = ompt_parallel_invoker_runtime | ompt_parallel_league;
+
+// One team of a league run by its creator, with a tool: as libomp, the team's initial
+// task, then a region of one thread (the team) whose implicit task runs the body.
+void run_league_team_observed(implicit_task& team, ompt_data_t& league, kmpc_micro fn, int gtid, int argc,
+                              void** args) {
+    ompt::league_initial_task(&team, &league, ompt_scope_begin, team.num_teams, team.team_num);
+    const void* ra = ompt::parallel_begin(&team, &team.ompt_parallel, 1, ompt_flags);
+    const ompt_data_t initial = team.ompt_task;
+    ompt::implicit_task_begin(&team, &team.ompt_parallel, 1);
+    invoke_microtask(fn, gtid, 0, argc, args, &team.ompt_frame);
+    ompt::implicit_task_end(&team, 1);
+    team.ompt_task = initial;
+    ompt::parallel_end(&team, &team.ompt_parallel, ompt_flags, ra);
+    ompt::league_initial_task(&team, &league, ompt_scope_end, team.num_teams, team.team_num);
+}
+
 void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int argc,
                     void** args, int league_teams, const task_icvs* icvs = nullptr) {
     implicit_task child;
@@ -326,6 +343,8 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
         inherit_icvs(parent->icv, child.icv);
     const void* ra = nullptr;
     if (ompt::on() && !league_teams) ra = ompt::parallel_begin(parent, &child.ompt_parallel, 1, ompt_flags);
+    ompt_data_t league{};
+    if (ompt::on() && league_teams) ra = ompt::parallel_begin(parent, &league, league_teams, ompt_league_flags);
     th->current = &child;
     if (league_teams) {
         for (int j = 0; j < league_teams; ++j) {
@@ -333,8 +352,15 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
             child.num_teams = league_teams;
             child.ws_count = 0;
             child.single_count = 0;
-            invoke_microtask(fn, th->gtid, 0, argc, args);
+            if (ompt::on()) [[unlikely]]
+                run_league_team_observed(child, league, fn, th->gtid, argc, args);
+            else
+                invoke_microtask(fn, th->gtid, 0, argc, args);
         }
+        if (g_task_hooks.drain) g_task_hooks.drain(&child, true);
+        th->current = parent;
+        if (ompt::on()) ompt::parallel_end(parent, &league, ompt_league_flags, ra);
+        return;
     } else {
         if (ompt::on()) ompt::implicit_task_begin(&child, &child.ompt_parallel, 1);
         begin_implicit_task(&child);
