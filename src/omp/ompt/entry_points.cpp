@@ -78,24 +78,29 @@ int enumerate_mutex_impls(int current, int* next, const char** name) {
 ompt_set_result_t entry_set_callback(ompt_callbacks_t e, ompt_callback_t c) { return set_callback(e, c); }
 int entry_get_callback(ompt_callbacks_t e, ompt_callback_t* c) { return get_callback(e, c); }
 
+// A thread of the runtime while the interface is on; null otherwise (a foreign thread,
+// or a tool that declined): the inquiry entry points then answer as libomp.
+thread_state* thread_of_active_runtime() { return on() ? this_thread_if_known() : nullptr; }
+
 ompt_data_t* get_thread_data() {
-    thread_state* th = this_thread_if_known();
+    thread_state* th = thread_of_active_runtime();
     return th ? &th->ompt_thread : nullptr;
 }
 
 int get_state(ompt_wait_id_t* wait_id) {
-    thread_state* th = this_thread_if_known();
-    if (!th) return ompt_state_undefined;
-    if (wait_id) *wait_id = th->ompt_state ? th->ompt_wait_id : 0;
+    thread_state* th = thread_of_active_runtime();
+    if (wait_id) *wait_id = th && th->ompt_state ? th->ompt_wait_id : 0;
+    if (!th) return ompt_state_work_serial;
     if (th->ompt_state) return th->ompt_state;
+    // Inside any region (a serialized one or a league's team too) as libomp: parallel.
     const implicit_task* it = th->current;
-    return it && it->tm ? ompt_state_work_parallel : ompt_state_work_serial;
+    return it && (it->tm || it->level > 0 || it->in_league) ? ompt_state_work_parallel : ompt_state_work_serial;
 }
 
 ompt_data_t* region_data(implicit_task* it) { return it->tm ? &it->tm->ompt_parallel : &it->ompt_parallel; }
 
 int get_parallel_info(int level, ompt_data_t** pdata, int* team_size) {
-    thread_state* th = this_thread_if_known();
+    thread_state* th = thread_of_active_runtime();
     if (!th || level < 0) return 0;
     implicit_task* it = th->current;
     for (int i = 0; i < level && it; ++i) it = it->parent;
@@ -121,7 +126,7 @@ int explicit_flags(tasking::tdata* d) {
 
 int get_task_info(int level, int* flags, ompt_data_t** tdata_out, ompt_frame_t** frame,
                   ompt_data_t** pdata, int* thread_num) {
-    thread_state* th = this_thread_if_known();
+    thread_state* th = thread_of_active_runtime();
     if (!th || level < 0) return 0;
     implicit_task* it = th->current;
     auto* rc = static_cast<tasking::root_ctx*>(it->tasking);
@@ -159,13 +164,14 @@ int get_place_proc_ids(int place, int ids_size, int* ids) {
     if (ids && ids_size >= n) omp_get_place_proc_ids(place, ids);
     return n;
 }
-int get_place_num() { return omp_get_place_num(); }
+int get_place_num() { return thread_of_active_runtime() ? omp_get_place_num() : -1; }
 int get_partition_place_nums(int size, int* nums) {
+    if (!thread_of_active_runtime()) return 0;
     const int n = omp_get_partition_num_places();
     if (nums && size >= n) omp_get_partition_place_nums(nums);
     return n;
 }
-int get_proc_id() { return sched_getcpu(); }
+int get_proc_id() { return thread_of_active_runtime() ? sched_getcpu() : -1; }
 int get_num_devices() { return 0; }
 int get_target_info(std::uint64_t*, ompt_id_t*, ompt_id_t*) { return 0; }
 std::uint64_t get_unique_id() { return unique_id(); }
