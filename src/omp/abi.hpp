@@ -71,6 +71,18 @@ enum sched_type : kmp_int32 {
 inline constexpr kmp_int32 sch_modifier_monotonic = 1 << 29;
 inline constexpr kmp_int32 sch_modifier_nonmonotonic = 1 << 30;
 
+/// A schedule argument's unordered base kind: the monotonic / nonmonotonic modifier
+/// bits dropped, and the "nomerge" (+128) and ordered (+32) ranges mapped back onto
+/// sch_lower..sch_upper; `ordered` (if given) says whether it was an ordered kind.
+inline constexpr int base_schedule(kmp_int32 schedule, bool* ordered = nullptr) noexcept {
+    int s = schedule & ~(sch_modifier_monotonic | sch_modifier_nonmonotonic);
+    if (s >= nm_lower && s < nm_upper) s -= nm_lower - sch_lower;
+    const bool ord = s >= ord_lower && s < ord_upper;
+    if (ord) s -= ord_lower - sch_lower;
+    if (ordered) *ordered = ord;
+    return s;
+}
+
 // Cancellation kinds of __kmpc_cancel / __kmpc_cancellationpoint.
 enum cancel_kind : kmp_int32 {
     cancel_noreq = 0,

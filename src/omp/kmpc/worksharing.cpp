@@ -29,9 +29,7 @@ ompt_work_t static_work_type(const ident_t* loc) {
 // schedule(runtime) resolved through run-sched-var, auto counted as guided (the way
 // both runtimes serve it). Remembered for the loop's end event.
 ompt_work_t dispatch_work_type(kmp_int32 schedule) {
-    int s = schedule & ~(sch_modifier_monotonic | sch_modifier_nonmonotonic);
-    if (s >= nm_lower && s < nm_upper) s -= nm_lower - sch_lower;
-    if (s >= ord_lower && s < ord_upper) s -= ord_lower - sch_lower;
+    int s = base_schedule(schedule);
     if (s == sch_runtime || s == sch_runtime_simd) {
         switch (current_task()->icv.sched.kind) {
         case omp_sched_dynamic: s = sch_dynamic_chunked; break;

@@ -70,13 +70,7 @@ void resolve(implicit_task* it, kmp_int32 schedule, std::int64_t chunk, loop_sta
     // schedule(monotonic: runtime), and every gcc loop (gomp_abi.hpp kmpc_schedule):
     // the modifier wins over run-sched-var's.
     const bool monotonic = (schedule & sch_modifier_monotonic) != 0;
-    int s = schedule & ~(sch_modifier_monotonic | sch_modifier_nonmonotonic);
-    if (s >= nm_lower && s < nm_upper) s -= nm_lower - sch_lower;
-    L.ordered = false;
-    if (s >= ord_lower && s < ord_upper) {
-        L.ordered = true;
-        s -= ord_lower - sch_lower;
-    }
+    int s = base_schedule(schedule, &L.ordered);
     if (s == sch_runtime) {
         s = runtime_kind(it->icv.sched, chunk);
         nonmonotonic = it->icv.sched.nonmonotonic && !monotonic;

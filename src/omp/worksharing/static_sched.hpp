@@ -45,9 +45,7 @@ T advance(T lb, std::uint64_t n, ST incr) {
 template <class T, class ST>
 void for_static_init(implicit_task* it, kmp_int32 schedtype, kmp_int32* plast, T* plower,
                  T* pupper, ST* pstride, ST incr, ST chunk) {
-    int s = schedtype & ~(sch_modifier_monotonic | sch_modifier_nonmonotonic);
-    if (s >= nm_lower && s < nm_upper) s -= nm_lower - sch_lower;
-    if (s >= ord_lower && s < ord_upper) s -= ord_lower - sch_lower;
+    const int s = base_schedule(schedtype);
     const bool dist = s == distribute_static || s == distribute_static_chunked;
     const std::uint64_t tid = static_cast<std::uint64_t>(dist ? it->team_num : it->tid);
     const std::uint64_t nth = static_cast<std::uint64_t>(dist ? it->num_teams : it->nthreads);
