@@ -341,10 +341,11 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
         child.icv = parent->icv;
     else
         inherit_icvs(parent->icv, child.icv);
-    const void* ra = nullptr;
-    if (ompt::on() && !league_teams) ra = ompt::parallel_begin(parent, &child.ompt_parallel, 1, ompt_flags);
+    // OMPT: a league is one region of league_teams teams, a plain region one of 1 thread.
     ompt_data_t league{};
-    if (ompt::on() && league_teams) ra = ompt::parallel_begin(parent, &league, league_teams, ompt_league_flags);
+    ompt_data_t* region = league_teams ? &league : &child.ompt_parallel;
+    const int flags = league_teams ? ompt_league_flags : ompt_flags;
+    const void* ra = ompt::on() ? ompt::parallel_begin(parent, region, league_teams ? league_teams : 1, flags) : nullptr;
     th->current = &child;
     if (league_teams) {
         for (int j = 0; j < league_teams; ++j) {
@@ -357,10 +358,6 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
             else
                 invoke_microtask(fn, th->gtid, 0, argc, args);
         }
-        if (g_task_hooks.drain) g_task_hooks.drain(&child, true);
-        th->current = parent;
-        if (ompt::on()) ompt::parallel_end(parent, &league, ompt_league_flags, ra);
-        return;
     } else {
         if (ompt::on()) ompt::implicit_task_begin(&child, &child.ompt_parallel, 1);
         begin_implicit_task(&child);
@@ -370,7 +367,7 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
     if (g_task_hooks.drain) g_task_hooks.drain(&child, true);
     if (ompt::on() && !league_teams) ompt::implicit_task_end(&child, 1);
     th->current = parent;
-    if (ompt::on() && !league_teams) ompt::parallel_end(parent, &child.ompt_parallel, ompt_flags, ra);
+    if (ompt::on()) ompt::parallel_end(parent, region, flags, ra);
 }
 
 // What __kmpc_push_num_threads* asked of the next region; the fork consumes it.
