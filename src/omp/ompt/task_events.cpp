@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "loom/ext/spin.hpp"
 #include "parallel/thread.hpp"
-#include "sync/wait.hpp"
 #include "tasking/task.hpp"
 
 namespace loom::omp::ompt {
@@ -117,11 +117,12 @@ void report_dependences(ompt_data_t* task, int n1, const kmp_depend_info* l1, in
 // The taskwait task of the calling thread (libomp: one per thread, reset after each).
 __thread ompt_data_t t_taskwait_task;
 
-// Striped locks for lock_depnode: a plain spin flag each (held for a few instructions
-// and a tool callback, only while a tool is active).
+// Striped locks for lock_depnode (held for a few instructions and a tool callback, only
+// while a tool is active): the layers' shared spin lock, which yields when the holder
+// is slow.
 constexpr std::size_t n_depnode_locks = 64;
 struct alignas(64) depnode_lock {
-    std::atomic<bool> held{false};
+    ext::spin_lock lock;
 };
 depnode_lock g_depnode_locks[n_depnode_locks];
 
@@ -175,13 +176,9 @@ void doacross_dependences(ompt_dependence_type_t type, const std::uint64_t* iter
     f(current_task_data(), deps.data(), ndims);
 }
 
-void lock_depnode(const void* node) noexcept {
-    std::atomic<bool>& l = stripe(node).held;
-    while (l.exchange(true, std::memory_order_acquire))
-        while (l.load(std::memory_order_relaxed)) spin_pause();
-}
+void lock_depnode(const void* node) noexcept { stripe(node).lock.lock(); }
 
-void unlock_depnode(const void* node) noexcept { stripe(node).held.store(false, std::memory_order_release); }
+void unlock_depnode(const void* node) noexcept { stripe(node).lock.unlock(); }
 
 void task_launched(ext::task* rec, bool undeferred) {
     task_create(tasking::data_of(rec), task_flags(rec, undeferred), (rec->user & tasking::u_deps) != 0,
