@@ -232,40 +232,39 @@ private:
     // Default schedule: the caller runs doubling batches of the range's start (up to
     // 1/16 of the range or 0.5 us) and times them. True when the whole range then
     // looks cheaper than serial_below. The first batch is at most one chunk, so that
-    // costly iterations on many workers wait little for the probe; the doubling makes
-    // the time of cheap ones long enough to read (a clock read costs 20-40 ns).
+    // costly iterations on many workers wait little for the probe.
     bool probe_says_serial(std::optional<T>& acc, std::size_t& done) {
-        using clock = std::chrono::steady_clock;
         const std::size_t limit = std::min(n_, std::max(plan_.chunk, n_ / 16));
+        const std::size_t first = std::max<std::size_t>(1, std::min(limit / 8, plan_.chunk));
+        const double per_iter = time_batches(acc, done, first, limit, limit, serial_below / 8);
+        if (err_.failed()) return true;  // nothing more starts anyway
+        return per_iter * double(n_) < double(serial_below.count());
+    }
+
+    // Runs batches of `first`, 2 `first`, 4 `first`... iterations here from `done` (each
+    // at most up to `cap`) while `done` < `limit` and less than `budget` has passed;
+    // returns the time per iteration in ns. A clock read costs 20-40 ns: the doubling
+    // makes the time of cheap iterations long enough to read.
+    double time_batches(std::optional<T>& acc, std::size_t& done, std::size_t first, std::size_t limit,
+                        std::size_t cap, std::chrono::nanoseconds budget) {
+        using clock = std::chrono::steady_clock;
+        const std::size_t start = done;
         const auto t0 = clock::now();
         auto spent = clock::duration::zero();
-        for (std::size_t k = std::max<std::size_t>(1, std::min(limit / 8, plan_.chunk));
-             done < limit && spent < serial_below / 8; k *= 2) {
-            const std::size_t take = std::min(k, limit - done);
+        for (std::size_t k = first; done < limit && spent < budget; k *= 2) {
+            const std::size_t take = std::min(k, cap - done);
             add(acc, leaf(done, done + take));
             done += take;
             spent = clock::now() - t0;
         }
-        if (err_.failed()) return true;  // nothing more starts anyway
-        const double per_iter = std::chrono::duration<double, std::nano>(spent).count() / double(done);
-        return per_iter * double(n_) < double(serial_below.count());
+        return std::chrono::duration<double, std::nano>(spent).count() / double(done - start);
     }
 
     // auto_chunk_size: run doubling batches here until 1 % of the iterations or one
     // target's worth of time is spent, then size chunks to cost `target` each.
     std::size_t measure(std::optional<T>& acc) {
-        using clock = std::chrono::steady_clock;
-        const std::size_t limit = std::max<std::size_t>(1, n_ / 100);
-        const auto t0 = clock::now();
         std::size_t done = 0;
-        auto spent = clock::duration::zero();
-        for (std::size_t k = 1; done < limit && spent < plan_.target; k *= 2) {
-            const std::size_t take = std::min(k, n_ - done);
-            add(acc, leaf(done, done + take));
-            done += take;
-            spent = clock::now() - t0;
-        }
-        const double per_iter = std::chrono::duration<double, std::nano>(spent).count() / double(done);
+        const double per_iter = time_batches(acc, done, 1, std::max<std::size_t>(1, n_ / 100), n_, plan_.target);
         const double chunk = per_iter > 0 ? double(plan_.target.count()) / per_iter : double(n_);
         plan_.chunk = std::max<std::size_t>(1, std::size_t(std::min(chunk, double(n_))));
         return done;
