@@ -201,7 +201,10 @@ TEST(AlgorithmScheduling, DefaultScheduleSplitsTheCallersPieceForIdleWorkers) {
     loom::for_each(ex::par, v.begin(), v.end(), [&](int& x) {
         const auto i = std::size_t(&x - v.data());
         if (i >= n / p) return;
-        loom_test::spin_for_us(100);
+        // 1 ms each (64 ms in all): long enough that a worker descheduled by a loaded
+        // machine for a few milliseconds still gets its share (at 100 us, 12 runs in
+        // 200 failed beside 8 other processes on 2 cores).
+        loom_test::spin_for_us(1000);
         std::lock_guard<std::mutex> lock(m);
         costly_threads.insert(std::this_thread::get_id());
     });
