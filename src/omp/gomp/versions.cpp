@@ -17,6 +17,8 @@
 // 4 bytes and its nest lock the first 8 bytes of the object, so both of GCC's layouts
 // (4 and 8 bytes in 2.5, 4 and 16 in 3.0) hold it and one routine serves both.
 
+#include "gomp/version_alias.hpp"
+
 #if defined(__x86_64__)
 #if defined(__CET__)
 #define LOOM_GCC_STUB_ENTRY "endbr64\n"
@@ -24,8 +26,10 @@
 #define LOOM_GCC_STUB_ENTRY ""
 #endif
 #define LOOM_GCC_TAIL_JUMP(target) LOOM_GCC_STUB_ENTRY "jmp " #target "@PLT\n"
+#define LOOM_GCC_DIRECT_JUMP(target) LOOM_GCC_STUB_ENTRY "jmp " target "\n"
 #elif defined(__aarch64__)
 #define LOOM_GCC_TAIL_JUMP(target) "b " #target "\n"
+#define LOOM_GCC_DIRECT_JUMP(target) "b " target "\n"
 #else
 #error "gomp/versions.cpp: no tail-jump stub for this architecture"
 #endif
@@ -37,6 +41,22 @@
         ".type __loom_gcc_" #routine "_" #tag ", %function\n"                 \
         ".p2align 4\n"                                                        \
         "__loom_gcc_" #routine "_" #tag ":\n" LOOM_GCC_TAIL_JUMP(routine)     \
+        ".size __loom_gcc_" #routine "_" #tag ", . - __loom_gcc_" #routine    \
+        "_" #tag "\n"                                                         \
+        ".symver __loom_gcc_" #routine "_" #tag ", " #routine "@" node "\n"   \
+        ".popsection\n");
+
+// LOOM_GCC_VERSION_DIRECT(routine, "node", node_tag): exports routine@node as a direct
+// jump to the routine's hidden alias (gomp/version_alias.hpp), for the routines programs
+// call in their inner loops: no PLT jump in between, which is measurable (that header
+// says how much and why).
+#define LOOM_GCC_VERSION_DIRECT(routine, node, tag)                           \
+    asm(".pushsection .text\n"                                                \
+        ".globl __loom_gcc_" #routine "_" #tag "\n"                           \
+        ".type __loom_gcc_" #routine "_" #tag ", %function\n"                 \
+        ".p2align 4\n"                                                        \
+        "__loom_gcc_" #routine "_" #tag ":\n"                                 \
+        LOOM_GCC_DIRECT_JUMP(LOOM_GCC_DIRECT_NAME(routine))                   \
         ".size __loom_gcc_" #routine "_" #tag ", . - __loom_gcc_" #routine    \
         "_" #tag "\n"                                                         \
         ".symver __loom_gcc_" #routine "_" #tag ", " #routine "@" node "\n"   \
@@ -81,9 +101,9 @@ LOOM_GCC_VERSION(omp_init_nest_lock_, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_set_dynamic, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_set_dynamic_, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_set_dynamic_8_, "OMP_1.0", OMP_1_0)
-LOOM_GCC_VERSION(omp_set_lock, "OMP_1.0", OMP_1_0)
+LOOM_GCC_VERSION_DIRECT(omp_set_lock, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_set_lock_, "OMP_1.0", OMP_1_0)
-LOOM_GCC_VERSION(omp_set_nest_lock, "OMP_1.0", OMP_1_0)
+LOOM_GCC_VERSION_DIRECT(omp_set_nest_lock, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_set_nest_lock_, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_set_nested, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_set_nested_, "OMP_1.0", OMP_1_0)
@@ -91,13 +111,13 @@ LOOM_GCC_VERSION(omp_set_nested_8_, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_set_num_threads, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_set_num_threads_, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_set_num_threads_8_, "OMP_1.0", OMP_1_0)
-LOOM_GCC_VERSION(omp_test_lock, "OMP_1.0", OMP_1_0)
+LOOM_GCC_VERSION_DIRECT(omp_test_lock, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_test_lock_, "OMP_1.0", OMP_1_0)
-LOOM_GCC_VERSION(omp_test_nest_lock, "OMP_1.0", OMP_1_0)
+LOOM_GCC_VERSION_DIRECT(omp_test_nest_lock, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_test_nest_lock_, "OMP_1.0", OMP_1_0)
-LOOM_GCC_VERSION(omp_unset_lock, "OMP_1.0", OMP_1_0)
+LOOM_GCC_VERSION_DIRECT(omp_unset_lock, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_unset_lock_, "OMP_1.0", OMP_1_0)
-LOOM_GCC_VERSION(omp_unset_nest_lock, "OMP_1.0", OMP_1_0)
+LOOM_GCC_VERSION_DIRECT(omp_unset_nest_lock, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_unset_nest_lock_, "OMP_1.0", OMP_1_0)
 LOOM_GCC_VERSION(omp_get_wtick, "OMP_2.0", OMP_2_0)
 LOOM_GCC_VERSION(omp_get_wtick_, "OMP_2.0", OMP_2_0)
@@ -128,7 +148,7 @@ LOOM_GCC_VERSION(omp_init_lock, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_init_lock_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_init_nest_lock, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_init_nest_lock_, "OMP_3.0", OMP_3_0)
-LOOM_GCC_VERSION(omp_set_lock, "OMP_3.0", OMP_3_0)
+LOOM_GCC_VERSION_DIRECT(omp_set_lock, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_lock_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_max_active_levels, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_max_active_levels_, "OMP_3.0", OMP_3_0)
@@ -138,11 +158,11 @@ LOOM_GCC_VERSION(omp_set_nest_lock_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_schedule, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_schedule_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_schedule_8_, "OMP_3.0", OMP_3_0)
-LOOM_GCC_VERSION(omp_test_lock, "OMP_3.0", OMP_3_0)
+LOOM_GCC_VERSION_DIRECT(omp_test_lock, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_test_lock_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION_OF(omp_test_nest_lock, loom_gomp30_omp_test_nest_lock, "OMP_3.0", OMP_3_0)  // task-owned: gomp/nest_lock.cpp
 LOOM_GCC_VERSION(omp_test_nest_lock_, "OMP_3.0", OMP_3_0)
-LOOM_GCC_VERSION(omp_unset_lock, "OMP_3.0", OMP_3_0)
+LOOM_GCC_VERSION_DIRECT(omp_unset_lock, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_unset_lock_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION_OF(omp_unset_nest_lock, loom_gomp30_omp_unset_nest_lock, "OMP_3.0", OMP_3_0)  // task-owned: gomp/nest_lock.cpp
 LOOM_GCC_VERSION(omp_unset_nest_lock_, "OMP_3.0", OMP_3_0)

@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 
+#include "gomp/version_alias.hpp"
 #include "ompt/events.hpp"
 #include "parallel/thread.hpp"
 #include "sync/lock_check.hpp"
@@ -344,3 +345,10 @@ LOOM_OMP_ABI int omp_test_nest_lock(loom_omp_lock_object* l) {
     return lo::nest_lock_test(l, "omp_test_nest_lock");
 }
 
+// Entries of the libgomp-versioned lock routines (gomp/versions.cpp) jump here directly.
+LOOM_GCC_DIRECT_TARGET(omp_set_lock)
+LOOM_GCC_DIRECT_TARGET(omp_unset_lock)
+LOOM_GCC_DIRECT_TARGET(omp_test_lock)
+LOOM_GCC_DIRECT_TARGET(omp_set_nest_lock)
+LOOM_GCC_DIRECT_TARGET(omp_unset_nest_lock)
+LOOM_GCC_DIRECT_TARGET(omp_test_nest_lock)

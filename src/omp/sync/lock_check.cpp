@@ -40,16 +40,18 @@ void append(char*& p, const char* end, const char* s) noexcept {
 
 }  // namespace
 
-bool lock_checks_enabled() noexcept {
-    // -1 = not decided yet. A race decides twice with the same answer.
-    static std::atomic<int> state{-1};
-    int s = state.load(std::memory_order_relaxed);
-    if (s < 0) {
-        s = decide_checks();
-        state.store(s, std::memory_order_relaxed);
-    }
-    return s != 0;
+namespace detail {
+
+constinit std::atomic<int> lock_checks_state{-1};
+
+// A race decides twice with the same answer.
+int decide_lock_checks() noexcept {
+    const int s = decide_checks();
+    lock_checks_state.store(s, std::memory_order_relaxed);
+    return s;
 }
+
+}  // namespace detail
 
 void report_lock_misuse(const char* routine, const char* what) noexcept {
     static std::atomic<int> reports{0};

@@ -7,10 +7,24 @@
 // turns them on in any build, LOOM_CHECK_LOCKS=0 off.
 #pragma once
 
+#include <atomic>
+
 namespace loom::omp {
 
-/// True when misuse is reported (decided once, on first use).
-bool lock_checks_enabled() noexcept;
+namespace detail {
+/// -1 until decided, then 0 or 1 (constant-initialised: valid before any constructor).
+extern std::atomic<int> lock_checks_state;
+int decide_lock_checks() noexcept;
+}  // namespace detail
+
+/// True when misuse is reported (decided once, on first use). Inline: every lock
+/// operation asks, so off it costs one load and a branch.
+inline bool lock_checks_enabled() noexcept {
+    int s = detail::lock_checks_state.load(std::memory_order_relaxed);
+    if (s < 0) [[unlikely]]
+        s = detail::decide_lock_checks();
+    return s != 0;
+}
 
 /// Prints one line "loom: <routine>: <what>" on stderr (async-signal-safe write, no
 /// allocation). At most 20 reports per process; the 20th says that more are dropped.

@@ -115,10 +115,14 @@ public:
     bool unlock() noexcept {
         std::uint32_t w = ref().load(std::memory_order_relaxed);
         if ((w & tag_mask) == live_tag) {
-            // An initialised word keeps its tag and class: clearing the state is one
-            // RMW that cannot fail, where a CAS retries when a waiter just set state 2.
-            w = ref().fetch_and(~state_mask, std::memory_order_release);
-            if (!held(w)) return false;  // it changed nothing
+            // While the lock is held only its state bits change (a waiter sets 2; init
+            // and destroy of a set lock are refused), so the free word is known from
+            // this load and one exchange frees it whatever a waiter just did: one RMW
+            // that cannot fail, as libgomp's unlock. (fetch_and compiles to a CAS loop
+            // on x86, which retries when a waiter sets state 2 in between.)
+            if (!held(w)) return false;
+            w = ref().exchange(w & ~state_mask, std::memory_order_release);
+            if (!held(w)) return false;  // freed by someone else meanwhile: misuse
         } else {
             for (;;) {
                 if (!held(w)) return false;
