@@ -33,6 +33,7 @@ worker_stats total(const std::vector<worker_stats>& per_worker) noexcept {
         t.sleeps += w.sleeps;
         t.fibers_created += w.fibers_created;
         t.suspensions += w.suspensions;
+        t.tasks_stolen += w.tasks_stolen;
     }
     return t;
 }

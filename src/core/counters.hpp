@@ -23,7 +23,8 @@ private:
 
 struct worker_counters {
     counter tasks_run;
-    counter steals;
+    counter steals;         // steal visits that found work
+    counter tasks_stolen;   // tasks those visits took (steal-half takes several)
     counter failed_steals;
     counter sleeps;
     counter fibers_created;

@@ -24,7 +24,7 @@ namespace loom::core {
 namespace {
 
 struct totals {
-    std::uint64_t tasks = 0, steals = 0, failed_steals = 0, sleeps = 0, fibers = 0, suspensions = 0;
+    std::uint64_t tasks = 0, steals = 0, tasks_stolen = 0, failed_steals = 0, sleeps = 0, fibers = 0, suspensions = 0;
     unsigned max_workers = 0;
 };
 
@@ -54,6 +54,7 @@ void add(totals& t, const pool& p) {
         const worker_counters& c = const_cast<pool&>(p).at(i).counters;
         t.tasks += c.tasks_run.get();
         t.steals += c.steals.get();
+        t.tasks_stolen += c.tasks_stolen.get();
         t.failed_steals += c.failed_steals.get();
         t.sleeps += c.sleeps.get();
         t.fibers += c.fibers_created.get();
@@ -120,8 +121,9 @@ void stats_report(const pool* live) noexcept {
     std::fprintf(o, "loom: workers            %u\n", t.max_workers);
     std::fprintf(o, "loom: tasks run          %llu (from the queues; OpenMP tasks a waiting task runs inline are not counted)\n",
                  static_cast<unsigned long long>(t.tasks));
-    std::fprintf(o, "loom: steals             %llu (failed steal rounds %llu)\n",
-                 static_cast<unsigned long long>(t.steals), static_cast<unsigned long long>(t.failed_steals));
+    std::fprintf(o, "loom: steals             %llu taking %llu tasks (failed steal rounds %llu)\n",
+                 static_cast<unsigned long long>(t.steals), static_cast<unsigned long long>(t.tasks_stolen),
+                 static_cast<unsigned long long>(t.failed_steals));
     std::fprintf(o, "loom: parks / fibers     %llu suspensions, %llu fibers mapped, %llu sleeps\n",
                  static_cast<unsigned long long>(t.suspensions), static_cast<unsigned long long>(t.fibers),
                  static_cast<unsigned long long>(t.sleeps));

@@ -72,6 +72,7 @@ public:
 
 private:
     ext::task* steal_from_victims(priority p) noexcept;
+    std::uint64_t steal_half_of(chase_lev_deque<ext::task*>& victim) noexcept;
     bool anything_visible() noexcept;
     ext::task* poll_idle(std::int64_t now, bool& polled) noexcept;
     bool sleep() noexcept;

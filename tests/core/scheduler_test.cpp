@@ -194,6 +194,39 @@ TEST(Scheduler, HighPriorityStreamDoesNotStarveNormalWork) {
     EXPECT_LE(high_before_normal.load(), 64);  // but not for ever
 }
 
+// Steal-half: 64 ready tasks queued on one worker's deque (the other workers busy
+// meanwhile, the owner spinning without taking any) reach the thieves in fewer visits
+// than tasks. With one steal per visit, visits == tasks.
+TEST(Scheduler, ThievesTakeHalfOfADequeInOneVisit) {
+    if (ext::worker_count() < 2) GTEST_SKIP() << "needs a thief";
+    constexpr int row = 64;
+    auto sum = [](auto member) {
+        std::uint64_t n = 0;
+        for (const ext::worker_stats& s : ext::stats()) n += s.*member;
+        return n;
+    };
+    std::uint64_t visits = 0, taken = 0;
+    run_in_task([&] {
+        std::atomic<bool> release{false};
+        countdown finished(ext::worker_count() - 1);
+        countdown occupied(ext::worker_count() - 1);
+        occupy_other_workers(release, occupied, finished);
+        const std::uint64_t visits_before = sum(&ext::worker_stats::steals);
+        const std::uint64_t taken_before = sum(&ext::worker_stats::tasks_stolen);
+        std::atomic<int> ran{0};
+        for (int i = 0; i < row; ++i)
+            ext::submit(ext::make_task([&] { ran.fetch_add(1, std::memory_order_relaxed); }));
+        release = true;
+        // Spin, not wait: a waiting task would run its own deque's tasks inline.
+        while (ran.load() < row) std::this_thread::yield();
+        finished.wait();
+        visits = sum(&ext::worker_stats::steals) - visits_before;
+        taken = sum(&ext::worker_stats::tasks_stolen) - taken_before;
+    });
+    EXPECT_GE(taken, static_cast<std::uint64_t>(row));  // the owner ran none of them
+    EXPECT_LE(visits * 2, taken) << visits << " visits took " << taken << " tasks";
+}
+
 TEST(Scheduler, ForeignThreadsSubmitAndWaitConcurrently) {
     constexpr int threads = 6, per = 20000;
     std::atomic<long> ran{0};

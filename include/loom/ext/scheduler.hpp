@@ -184,11 +184,12 @@ LOOM_EXPORT bool poll_now(int id) noexcept;
 /// Counters of one worker since the pool started.
 struct worker_stats {
     std::uint64_t tasks_run = 0;
-    std::uint64_t steals = 0;
+    std::uint64_t steals = 0;        // steal visits that found work
     std::uint64_t failed_steals = 0;
     std::uint64_t sleeps = 0;
     std::uint64_t fibers_created = 0;
     std::uint64_t suspensions = 0;
+    std::uint64_t tasks_stolen = 0;  // tasks the steal visits took (up to half a victim's deque each)
 };
 
 /// A snapshot of every worker's counters (empty if the pool is not running).
