@@ -72,8 +72,17 @@ LOOM_OMP_API void GOMP_critical_name_end(void** pptr) {
 
 // critical.c: the atomic fallback of gcc (types without a lock-free form) is one global
 // lock, shared with clang's __kmpc_atomic_start.
-LOOM_OMP_API void GOMP_atomic_start() { atomics::global_lock(); }
-LOOM_OMP_API void GOMP_atomic_end() { atomics::global_unlock(); }
+// With a tool, the lock's mutex events (kind atomic), as libomp reports its atomic lock:
+// a race checker sees the order the lock gives (gcc combines reductions under it).
+LOOM_OMP_API void GOMP_atomic_start() {
+    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_atomic, 0, atomics::global_lock_id(), LOOM_OMPT_RA));
+    atomics::global_lock();
+    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_atomic, atomics::global_lock_id(), LOOM_OMPT_RA));
+}
+LOOM_OMP_API void GOMP_atomic_end() {
+    atomics::global_unlock();
+    LOOM_OMPT_EVENT(mutex_released(ompt_mutex_atomic, atomics::global_lock_id(), LOOM_OMPT_RA));
+}
 
 // ordered.c: gcc reports every iteration that executes its ordered region; the end also
 // finishes the iteration's ordered turn (kmpc's per-iteration __kmpc_dispatch_fini), so

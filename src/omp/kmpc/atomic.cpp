@@ -3,6 +3,7 @@
 // operations themselves, their semantics and the lock-free / striped-lock split are in
 // sync/atomic.hpp. Signatures follow kmp_atomic.h: every entry point starts with
 // (ident_t *id_ref, int gtid, ...); neither argument is needed here.
+#include "ompt/events.hpp"
 #include "sync/atomic.hpp"
 
 #define LOOM_OMP_ABI extern "C" __attribute__((visibility("default")))
@@ -239,5 +240,13 @@ LOOM_ATOMIC_GENERIC(32)
 
 // ---- an atomic region the compiler could not express: one global lock -------------------
 
-LOOM_OMP_ABI void __kmpc_atomic_start(void) { la::global_lock(); }
-LOOM_OMP_ABI void __kmpc_atomic_end(void) { la::global_unlock(); }
+// With a tool, the lock's mutex events (kind atomic), as libomp reports them.
+LOOM_OMP_ABI void __kmpc_atomic_start(void) {
+    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_atomic, 0, la::global_lock_id(), LOOM_OMPT_RA));
+    la::global_lock();
+    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_atomic, la::global_lock_id(), LOOM_OMPT_RA));
+}
+LOOM_OMP_ABI void __kmpc_atomic_end(void) {
+    la::global_unlock();
+    LOOM_OMPT_EVENT(mutex_released(ompt_mutex_atomic, la::global_lock_id(), LOOM_OMPT_RA));
+}

@@ -24,7 +24,7 @@ ompt_set_result_t delivery(int event) noexcept {
     case ompt_callback_lock_init:      // the omp_* lock routines (not clang's __kmpc_*_lock)
     case ompt_callback_lock_destroy:
     case ompt_callback_nest_lock:
-    case ompt_callback_mutex_acquire:  // critical sections and locks; not ordered, atomic
+    case ompt_callback_mutex_acquire:  // critical, ordered, locks, the atomic lock; not clang inline atomics
     case ompt_callback_mutex_acquired:
     case ompt_callback_mutex_released:
     case ompt_callback_masked:         // gcc inlines master

@@ -110,6 +110,11 @@ void task_launched(ext::task* rec, bool undeferred);
 /// The running context switches to explicit task `d` (which ran `prev`, null: the
 /// implicit task `it`): task_schedule; returns the prior task's data for switch_out.
 ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d);
+/// A worker runs a task of a team from its scheduler loop with `si`, a copy of the
+/// implicit task of `member` (its own member context of the team, parked; or null: it
+/// is none, and `si` copies the creator's): keeps the copied tool data only where it
+/// names a context of this thread that a tool may still hold (task_events.cpp).
+void stand_in(implicit_task* si, implicit_task* member);
 /// The next task_switch_in of this thread is a taskyield's (status ompt_task_yield).
 void next_switch_is_yield() noexcept;
 /// Task `d` ended (its body returned): task_schedule back to `prior`.

@@ -4,6 +4,7 @@
 #include "ompt/events.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <vector>
 
 #include "loom/ext/spin.hpp"
@@ -191,15 +192,47 @@ __thread bool t_yielding = false;  // set by a taskyield, for the switch it make
 
 void next_switch_is_yield() noexcept { t_yielding = true; }
 
+namespace {
+// The explicit task this thread switched to last and has not switched away from: it
+// runs here or waits here (parked in a taskwait or taskgroup, its fiber on this
+// worker). Null when none does. Set only while a tool is active.
+__thread ompt_data_t* t_running_explicit = nullptr;
+}  // namespace
+
+// The prior task of a stand-in's task_schedule events. libomp's threads run a task only
+// from inside their current task (an implicit task in a barrier, an explicit task in a
+// taskwait or taskgroup), and a tool may keep per-thread state for the task it is told
+// was running and balance it at the switch back: Archer ends, on this thread, the
+// ignore-writes scope that an implicit task's barrier began, and begins it again when
+// the task completes. So a stand-in names what this thread is in the middle of: the
+// explicit task waiting here, else the member context this worker holds parked. Never
+// the creator's context (running or waiting on another thread), nor a member whose
+// share of the region is done (its implicit task ended and the tool freed its data):
+// those stand-ins report a task with empty data, as no task.
+void stand_in(implicit_task* si, implicit_task* member) {
+    if (t_running_explicit) {
+        si->ompt_task = *t_running_explicit;
+        return;
+    }
+    const bool parked_here = member && !std::atomic_ref(member->share_done).load(std::memory_order_acquire);
+    if (!parked_here) si->ompt_task = ompt_data_t{};
+}
+
 ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d) {
     ompt_data_t* prior = prev ? task_data_of(prev) : &it->ompt_task;
     const ompt_task_status_t status = t_yielding ? ompt_task_yield : ompt_task_switch;
     t_yielding = false;
-    task_schedule(prior, status, task_data_of(d));
+    ompt_data_t* mine = task_data_of(d);
+    tasking::ensure_extra(tasking::record_of(d))->ompt_outer = t_running_explicit;
+    t_running_explicit = mine;
+    task_schedule(prior, status, mine);
     return prior;
 }
 
 void task_switch_out(tasking::tdata* d, ompt_data_t* prior) {
+    // Tasks nest on a worker's stack of fibers; one that parked and resumed elsewhere
+    // (untied) restores that worker's record, a known imprecision.
+    t_running_explicit = tasking::ensure_extra(tasking::record_of(d))->ompt_outer;
     task_schedule(task_data_of(d), ompt_task_complete, prior);
 }
 

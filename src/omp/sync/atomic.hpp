@@ -56,6 +56,8 @@ struct stripe_guard {
 /// GOMP ABI, GOMP_atomic_start / GOMP_atomic_end).
 void global_lock() noexcept;
 void global_unlock() noexcept;
+/// The global lock's OMPT wait id (mutex events of kind ompt_mutex_atomic).
+std::uintptr_t global_lock_id() noexcept;
 
 // ---- lock-free or not ---------------------------------------------------------------
 

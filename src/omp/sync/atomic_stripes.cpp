@@ -42,5 +42,6 @@ void stripe_unlock(const void* addr) noexcept {
 
 void global_lock() noexcept { lock_word(global_stripe.word).lock(); }
 void global_unlock() noexcept { (void)lock_word(global_stripe.word).unlock(); }
+std::uintptr_t global_lock_id() noexcept { return reinterpret_cast<std::uintptr_t>(&global_stripe); }
 
 }  // namespace loom::omp::atomics

@@ -277,9 +277,10 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
         // A worker that runs a task of the team from its scheduler loop: act as the
         // member it is (or as the creator when it is not a member), with a private
         // context so no other context of this thread is touched.
-        implicit_task* model = home->tm ? member_here(home->tm) : nullptr;
-        if (!model) model = home->it;
+        implicit_task* member = home->tm ? member_here(home->tm) : nullptr;
+        implicit_task* model = member ? member : home->it;
         si = ::new (si_mem) standin{*model, root_ctx{}};
+        if (ompt::on()) ompt::stand_in(&si->it, member);
         si->it.tasking = &si->rc;
         si->rc.it = &si->it;
         si->rc.tm = home->tm;

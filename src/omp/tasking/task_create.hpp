@@ -19,16 +19,28 @@
 
 namespace loom::omp::tasking {
 
+// While a tool is active every explicit task's record is a heap block, never one of
+// the per-thread caches: the program itself writes a task's firstprivates and shareds
+// into its record, and a race checker on OMPT (Archer under ThreadSanitizer) sees the
+// heap's allocations but not loom's caches. A cached record, read by a task on one
+// thread and handed (through the depot) to a task created on another, would carry the
+// first task's accesses with no happens-before edge any OMPT event implies: a false
+// race report. A size past every pooled class makes allocate_large_task use the heap.
+inline std::size_t heap_storage(std::size_t need) noexcept {
+    const std::size_t bytes = sizeof(tdata) + need;
+    return bytes > ext::max_pooled_storage ? bytes : ext::max_pooled_storage + 1;
+}
+
 inline kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
                      std::size_t sizeof_shareds, kmp_routine_entry_t routine) {
     const std::size_t shareds_off = (sizeof_task + 7) & ~std::size_t{7};
     const std::size_t need = shareds_off + sizeof_shareds;
     ext::task* rec;
     std::uint8_t fl = 0;
-    if (__builtin_expect(need <= inline_room, 1)) {
+    if (__builtin_expect(need <= inline_room, 1) && !ompt::on()) {
         rec = new_record();
     } else {
-        rec = ext::allocate_large_task(sizeof(tdata) + need);
+        rec = ext::allocate_large_task(ompt::on() ? heap_storage(need) : sizeof(tdata) + need);
     }
     tdata* parent = h.rc->current;
     node* pn = parent ? &parent->n : &h.rc->n;
