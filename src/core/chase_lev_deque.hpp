@@ -91,6 +91,13 @@ public:
         return item;
     }
 
+    /// A hint (LOOM_TRACE's queue-length counters): items queued, exact only when
+    /// nobody else touches the deque.
+    [[nodiscard]] std::int64_t size_hint() const noexcept {
+        const std::int64_t n = bottom_.load(std::memory_order_relaxed) - top_.load(std::memory_order_relaxed);
+        return n > 0 ? n : 0;
+    }
+
     /// A hint, exact only when nobody else touches the deque.
     [[nodiscard]] bool looks_empty() const noexcept {
         return top_.load(std::memory_order_relaxed) >= bottom_.load(std::memory_order_relaxed);
