@@ -16,12 +16,15 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <tuple>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
 
+#include "loom/ext/trace.hpp"
 #include "loom/future.hpp"
 
 #if defined(LOOM_BUILDING_MPI)
@@ -119,6 +122,51 @@ namespace detail {
 /// Throws loom::mpi::error unless MPI is initialised with a sufficient thread level.
 LOOM_MPI_EXPORT void require_usable_mpi();
 
+/// LOOM_TRACE: begins the span of a request on the trace's "MPI" track, named after
+/// `call` when it is a nonblocking MPI function loom::mpi knows (MPI_Isend, ...; null
+/// or unknown: "MPI request"), with the peer rank and tag when the call is
+/// point-to-point. Returns the span's id (0: not tracing).
+LOOM_MPI_EXPORT std::uint64_t trace_request(const void* call, int peer, int tag) noexcept;
+/// Ends a span begun by trace_request (MPI's error code when the request failed).
+LOOM_MPI_EXPORT void trace_request_end(std::uint64_t span, int code) noexcept;
+/// to_future / to_status_future with the span trace_request began for the request.
+LOOM_MPI_EXPORT future<void> to_future(MPI_Request request, std::uint64_t span);
+LOOM_MPI_EXPORT future<MPI_Status> to_status_future(MPI_Request request, std::uint64_t span);
+
+// The function a call was made with, for the span's name: a plain function only.
+template <class F>
+const void* call_address(F&& f) noexcept {
+    using fn = std::decay_t<F>;
+    if constexpr (std::is_pointer_v<fn> && std::is_function_v<std::remove_pointer_t<fn>>) {
+        return reinterpret_cast<const void*>(static_cast<fn>(f));
+    } else {
+        return nullptr;
+    }
+}
+
+// The point-to-point calls take (buf, count, type, peer, tag, comm, request): the
+// fourth and fifth arguments, when they are integers (trace_request decides whether
+// the call is one of those).
+template <std::size_t I, class... Args>
+int int_argument(Args&&... args) noexcept {
+    if constexpr (I < sizeof...(Args)) {
+        using T = std::decay_t<std::tuple_element_t<I, std::tuple<Args...>>>;
+        if constexpr (std::is_integral_v<T>) {
+            return static_cast<int>(std::get<I>(std::forward_as_tuple(args...)));
+        } else {
+            return -1;
+        }
+    } else {
+        return -1;
+    }
+}
+
+template <class F, class... Args>
+std::uint64_t trace_call(F&& f, Args&&... args) noexcept {
+    if (!ext::tracing()) return 0;
+    return trace_request(call_address(f), int_argument<3>(args...), int_argument<4>(args...));
+}
+
 template <class F, class... Args>
 concept nonblocking_call = std::is_invocable_r_v<int, F, Args..., MPI_Request*>;
 
@@ -126,17 +174,21 @@ concept nonblocking_call = std::is_invocable_r_v<int, F, Args..., MPI_Request*>;
 template <class Result, class F, class... Args>
 future<Result> start(F&& f, Args&&... args) {
     require_usable_mpi();
+    const std::uint64_t span = trace_call(f, args...);
     MPI_Request request = MPI_REQUEST_NULL;
     int rc = MPI_SUCCESS;
     {
         call_lock lock;
         rc = std::invoke(std::forward<F>(f), std::forward<Args>(args)..., &request);
     }
-    if (rc != MPI_SUCCESS) return make_exceptional_future<Result>(error(rc, "starting the call"));
+    if (rc != MPI_SUCCESS) {
+        trace_request_end(span, rc);
+        return make_exceptional_future<Result>(error(rc, "starting the call"));
+    }
     if constexpr (std::is_void_v<Result>) {
-        return to_future(request);
+        return detail::to_future(request, span);
     } else {
-        return to_status_future(request);
+        return detail::to_status_future(request, span);
     }
 }
 
@@ -160,3 +212,5 @@ future<MPI_Status> async_status(F&& f, Args&&... args) {
 }
 
 }  // namespace loom::mpi
+
+#include "loom/detail/mpi_sender.hpp"

@@ -17,6 +17,7 @@
 
 #include "loom/ext/scheduler.hpp"
 #include "loom/ext/task.hpp"
+#include "loom/ext/trace.hpp"
 
 namespace loom {
 
@@ -62,7 +63,8 @@ public:
                 break;
             }
             t->flags |= ran_by_owner;
-            t->run(t);
+            if (ext::tracing()) ext::trace_run_inline(t, "task");  // LOOM_TRACE: the child's slice
+            else t->run(t);
             ++ran_inline;
         }
         // 2. The rest ran (or runs) elsewhere: each of them counts pending_ down by

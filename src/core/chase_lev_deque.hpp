@@ -91,7 +91,8 @@ public:
         return item;
     }
 
-    /// A hint of the number of items, exact only when nobody else touches the deque.
+    /// A hint of the number of items (steal-half's batch size, LOOM_TRACE's queue-length
+    /// counters), exact only when nobody else touches the deque.
     [[nodiscard]] std::int64_t size_hint() const noexcept {
         const std::int64_t n = bottom_.load(std::memory_order_relaxed) - top_.load(std::memory_order_relaxed);
         return n > 0 ? n : 0;

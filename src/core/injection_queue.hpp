@@ -36,6 +36,8 @@ public:
     [[nodiscard]] bool looks_empty() const noexcept {
         return size_.load(std::memory_order_seq_cst) == 0;
     }
+    /// Tasks queued, a hint (LOOM_TRACE's queue-length counters).
+    [[nodiscard]] long size_hint() const noexcept { return size_.load(std::memory_order_relaxed); }
 
 private:
     spin_lock lock_;

@@ -58,6 +58,8 @@ public:
     }
 
     [[nodiscard]] bool looks_empty() const noexcept { return size_.load(std::memory_order_seq_cst) == 0; }
+    /// Tasks queued, a hint (LOOM_TRACE's queue-length counters).
+    [[nodiscard]] long size_hint() const noexcept { return size_.load(std::memory_order_relaxed); }
     /// A hint for the fast path: true while some high task may be queued.
     [[nodiscard]] bool maybe_nonempty() const noexcept { return size_.load(std::memory_order_relaxed) != 0; }
 

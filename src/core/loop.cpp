@@ -91,7 +91,7 @@ void run_task(worker& w, ext::task* t) noexcept {
     // Any other task may resume anywhere.
     w.current->tied = t->home;
     w.in_task.store(true, std::memory_order_relaxed);
-    if (ext::tracing()) trace_task_begin(w);
+    if (ext::tracing()) trace_task_begin(w, t);
     t->run(t);
     // `w` is stale if the task parked and resumed elsewhere: count where we are now.
     worker& now = *this_worker();

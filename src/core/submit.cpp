@@ -1,6 +1,7 @@
 // ext:: entry points that put tasks into queues or take them out for inline execution.
 #include <atomic>
 
+#include "loom/ext/trace.hpp"
 #include "loop.hpp"
 #include "pool.hpp"
 #include "runtime.hpp"
@@ -20,6 +21,7 @@ core::worker* local_worker(core::pool& p) noexcept {
 void submit(task* t) noexcept {
     core::pool& p = core::ensure_pool();
     core::worker* w = local_worker(p);
+    if (tracing()) core::trace_submit(w, t);  // before the push: then t may run at once
     if (w) {
         w->counters.submitted.add();
     } else {
@@ -44,7 +46,9 @@ void submit_to(task* t, unsigned worker) noexcept {
     core::pool& p = core::ensure_pool();
     if (worker >= p.size()) worker %= p.size();
     t->home = static_cast<std::int16_t>(worker);
-    if (core::worker* w = local_worker(p)) {
+    core::worker* w = local_worker(p);
+    if (tracing()) core::trace_submit(w, t);
+    if (w) {
         w->counters.submitted.add();
     } else {
         p.foreign_submitted.fetch_add(1, std::memory_order_relaxed);
@@ -85,7 +89,8 @@ bool run_if_on_top(task* t) noexcept {
     }
     w->counters.completed.add();
     w->counters.tasks_run.add();
-    t->run(t);
+    if (tracing()) trace_run_inline(t, "task");  // a slice of its own for the arrows into it
+    else t->run(t);
     return true;
 }
 

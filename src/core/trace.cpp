@@ -1,18 +1,11 @@
-// LOOM_TRACE: Chrome / Perfetto trace-event JSON (trace.hpp). Events are "B"/"E" pairs
-// per worker track ("tid" = worker index), in microseconds since the trace began;
-// metadata events name each track. The file opens in chrome://tracing and
-// ui.perfetto.dev.
+// LOOM_TRACE recording (trace.hpp): slices on each worker's track, flow arrows between
+// the slice that queues a task and the slice it runs in, queue-length counters.
 #include "trace.hpp"
 
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <array>
 #include <mutex>
-#include <string>
+#include <unordered_map>
 
-#include "loom/ext/trace.hpp"
 #include "pool.hpp"
 #include "runtime.hpp"
 
@@ -24,59 +17,111 @@ namespace loom::core {
 
 namespace {
 
-// Function statics: set while the library loads (runtime.cpp), before or after this
-// file's own globals would have been constructed.
-std::string& trace_path() {
-    static auto* path = new std::string();
-    return *path;
-}
-std::chrono::steady_clock::time_point g_epoch;
-std::mutex g_write_lock;
-bool g_written = false;
+std::mutex g_archive_lock;
 // Tracks of pools that ended (a pause, an OpenMP pool rebuilt larger), by worker index.
 std::vector<trace_track> g_archive;
 
-std::uint64_t now_ns() noexcept {
-    return static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - g_epoch).count());
+// ---- flow arrows. The ids of the arrows waiting for a queued task, keyed by its
+// record: the record has no spare field, and the table exists only while tracing. The
+// spawner inserts, whoever runs the task takes the entry out (any thread: striped
+// locks). A record that is freed without running through a hook leaves its entry
+// behind; its next life's first arrow replaces it (`more` says the next arrow is not
+// a first one), and arrows that never got both ends are dropped when the file is
+// written.
+// Chrome and Perfetto pair an arrow's two ends by id, category and name: the name
+// travels with the id.
+struct flow_end_point {
+    std::uint64_t id;
+    const char* name;
+};
+struct flow_entry {
+    std::vector<flow_end_point> ids;
+    bool more = false;
+};
+struct alignas(64) flow_stripe {
+    std::mutex lock;
+    std::unordered_map<const void*, flow_entry> waiting;
+};
+constexpr std::size_t flow_stripes = 64;
+std::array<flow_stripe, flow_stripes> g_flows;
+std::atomic<std::uint64_t> g_next_flow{1};
+
+flow_stripe& stripe_of(const void* t) noexcept {
+    // Records are at least 64-byte aligned: the low bits say nothing.
+    return g_flows[(reinterpret_cast<std::uintptr_t>(t) >> 7) % flow_stripes];
+}
+
+void flow_out(trace_track* track, const void* t, const char* name, bool more) noexcept {
+    const bool drawn = track != nullptr && !track->open.empty();
+    const std::uint64_t id = drawn ? g_next_flow.fetch_add(1, std::memory_order_relaxed) : 0;
+    flow_stripe& s = stripe_of(t);
+    {
+        std::lock_guard guard(s.lock);
+        auto it = s.waiting.find(t);
+        if (it == s.waiting.end()) {
+            if (!drawn && !more) return;
+            it = s.waiting.emplace(t, flow_entry{}).first;
+        }
+        flow_entry& e = it->second;
+        if (!e.more) e.ids.clear();  // a first arrow: what is there is stale
+        if (drawn) e.ids.push_back({id, name});
+        e.more = more;
+    }
+    if (drawn) track->events.push_back({trace_now_ns(), name, id, trace_phase::flow_start});
+}
+
+// Takes the arrows waiting for `t` out of the table; they end in the innermost slice
+// of `track` (none: they are dropped, their starts have no end).
+void flows_in(trace_track* track, const void* t) noexcept {
+    flow_entry e;
+    flow_stripe& s = stripe_of(t);
+    {
+        std::lock_guard guard(s.lock);
+        auto it = s.waiting.find(t);
+        if (it == s.waiting.end()) return;
+        e = std::move(it->second);
+        s.waiting.erase(it);
+    }
+    if (!track || track->open.empty()) return;
+    const std::uint64_t ns = trace_now_ns();
+    for (const flow_end_point& f : e.ids) track->events.push_back({ns, f.name, f.id, trace_phase::flow_end});
+}
+
+// ---- queue-length counters, at most every 100 us per worker; the pool's shared
+// queues at most every 100 us in all (the first worker due takes the sample).
+constexpr std::uint64_t sample_interval_ns = 100'000;
+std::atomic<std::uint64_t> g_pool_sample_due{0};
+
+void sample_queues(worker& w, std::uint64_t ns) noexcept {
+    if (ns < w.trace.next_sample_ns) return;
+    w.trace.next_sample_ns = ns + sample_interval_ns;
+    auto& ev = w.trace.events;
+    const auto own = static_cast<std::uint64_t>(w.deques[0].size_hint() + w.deques[1].size_hint());
+    ev.push_back({ns, trace_deque_counter, own, trace_phase::counter});
+    std::uint64_t due = g_pool_sample_due.load(std::memory_order_relaxed);
+    if (ns < due || !g_pool_sample_due.compare_exchange_strong(due, ns + sample_interval_ns,
+                                                              std::memory_order_relaxed)) {
+        return;
+    }
+    pool& p = w.owner;
+    long injected = 0;
+    for (const auto& q : p.injection) injected += q.size_hint();
+    const long high = p.high.size_hint();
+    ev.push_back({ns, trace_injection_counter, static_cast<std::uint64_t>(injected > 0 ? injected : 0),
+                  trace_phase::counter});
+    ev.push_back({ns, trace_priority_counter, static_cast<std::uint64_t>(high > 0 ? high : 0),
+                  trace_phase::counter});
 }
 
 void open_slice(trace_track& t, const char* name, bool resumed = false) {
-    t.events.push_back({now_ns(), name, resumed});
+    t.events.push_back({trace_now_ns(), name, 0, trace_phase::begin, resumed});
     t.open.push_back(name);
 }
 
 void close_slice(trace_track& t) {
     if (t.open.empty()) return;
     t.open.pop_back();
-    t.events.push_back({now_ns(), nullptr});
-}
-
-// ";file;function;line;col;;" -> "function (file:line)"; anything else as it is.
-std::string display_name(const char* raw) {
-    std::string s = raw ? raw : "task";
-    if (s.empty() || s[0] != ';') return s;
-    std::vector<std::string> f;
-    std::size_t pos = 1;
-    while (pos <= s.size()) {
-        std::size_t next = s.find(';', pos);
-        if (next == std::string::npos) next = s.size();
-        f.push_back(s.substr(pos, next - pos));
-        pos = next + 1;
-    }
-    if (f.size() < 3 || f[0] == "unknown") return "omp region";
-    std::string file = f[0].substr(f[0].rfind('/') == std::string::npos ? 0 : f[0].rfind('/') + 1);
-    return f[1] + " (" + file + ":" + f[2] + ")";
-}
-
-void put_json_string(std::FILE* out, const std::string& s) {
-    std::fputc('"', out);
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\') std::fputc('\\', out), std::fputc(c, out);
-        else if (c < 0x20) std::fprintf(out, "\\u%04x", c);
-        else std::fputc(c, out);
-    }
-    std::fputc('"', out);
+    t.events.push_back({trace_now_ns(), nullptr, 0, trace_phase::end});
 }
 
 }  // namespace
@@ -84,19 +129,20 @@ void put_json_string(std::FILE* out, const std::string& s) {
 void open_slice_on(worker& w, const char* name) noexcept { open_slice(w.trace, name); }
 void close_slice_on(worker& w) noexcept { close_slice(w.trace); }
 
-void trace_configure() noexcept {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        const char* path = std::getenv("LOOM_TRACE");
-        if (!path || !*path) return;
-        trace_path() = path;
-        g_epoch = std::chrono::steady_clock::now();
-        ext::g_tracing.store(true, std::memory_order_relaxed);
-    });
+void trace_task_begin(worker& w, const ext::task* t) noexcept {
+    open_slice(w.trace, "task");
+    flows_in(&w.trace, t);
+    sample_queues(w, w.trace.events.back().ns);
 }
 
-void trace_task_begin(worker& w) noexcept { open_slice(w.trace, "task"); }
-void trace_task_end(worker& w) noexcept { close_slice(w.trace); }
+void trace_task_end(worker& w) noexcept {
+    close_slice(w.trace);
+    sample_queues(w, w.trace.events.back().ns);
+}
+
+void trace_submit(worker* w, const ext::task* t) noexcept {
+    flow_out(w ? &w->trace : nullptr, t, "submit", false);
+}
 
 void trace_park(worker& w, context& c) noexcept {
     auto* saved = new std::vector<const char*>(w.trace.open);
@@ -114,7 +160,7 @@ void trace_resume(worker& w, context& c) noexcept {
 
 void trace_archive(pool& p) noexcept {
     if (!ext::tracing()) return;
-    std::lock_guard guard(g_write_lock);
+    std::lock_guard guard(g_archive_lock);
     if (g_archive.size() < p.size()) g_archive.resize(p.size());
     for (unsigned i = 0; i < p.size(); ++i) {
         trace_track& t = p.at(i).trace;
@@ -124,44 +170,9 @@ void trace_archive(pool& p) noexcept {
     }
 }
 
-void trace_write() noexcept {
-    std::lock_guard guard(g_write_lock);
-    if (g_written || !ext::tracing()) return;
-    g_written = true;
-    ext::g_tracing.store(false, std::memory_order_relaxed);
-    std::FILE* out = std::fopen(trace_path().c_str(), "w");
-    if (!out) {
-        std::fprintf(stderr, "loom: warning: LOOM_TRACE='%s' cannot be written (%s); no trace\n",
-                     trace_path().c_str(), std::strerror(errno));
-        return;
-    }
-    std::fprintf(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
-    bool first = true;
-    auto sep = [&] {
-        if (!first) std::fputs(",\n", out);
-        first = false;
-    };
-    const unsigned workers = static_cast<unsigned>(g_archive.size());
-    for (unsigned i = 0; i < workers; ++i) {
-        sep();
-        std::fprintf(out, "{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"worker %u\"}}",
-                     i, i);
-    }
-    for (unsigned i = 0; i < workers; ++i) {
-        for (const trace_event& e : g_archive[i].events) {
-            sep();
-            std::fprintf(out, "{\"ph\":\"%s\",\"pid\":1,\"tid\":%u,\"ts\":%.3f", e.name ? "B" : "E", i,
-                         static_cast<double>(e.ns) / 1000.0);
-            if (e.name) {
-                std::fputs(",\"name\":", out);
-                put_json_string(out, e.resumed ? display_name(e.name) + " (resumed)" : display_name(e.name));
-            }
-            std::fputc('}', out);
-        }
-    }
-    std::fprintf(out, "\n]}\n");
-    std::fclose(out);
-}
+// Read by the writer after every pool ended (trace_write holds its own lock, and no
+// pool archives concurrently with the exit's write).
+std::vector<trace_track>& trace_archived() noexcept { return g_archive; }
 
 }  // namespace loom::core
 
@@ -177,6 +188,25 @@ void trace_end() noexcept {
     if (core::worker* w = core::this_worker_here()) core::close_slice_on(*w);
 }
 
+void trace_flow(const task* t, const char* name, bool more) noexcept {
+    if (!tracing()) return;
+    core::worker* w = core::this_worker_here();
+    core::flow_out(w ? &w->trace : nullptr, t, name, more);
+}
+
+void trace_begin_task(const char* name, const task* t) noexcept {
+    if (!tracing()) return;
+    core::worker* w = core::this_worker_here();
+    if (w) core::open_slice_on(*w, name);
+    core::flows_in(w ? &w->trace : nullptr, t);  // outside the pool too: no stale entry
+}
+
+void trace_run_inline(task* t, const char* name) noexcept {
+    trace_begin_task(name, t);
+    t->run(t);
+    trace_end();  // on the worker it ends on: the slice moved with it if it parked
+}
+
 void trace_name(const char* name) noexcept {
     if (!tracing()) return;
     core::worker* w = core::this_worker_here();
@@ -186,12 +216,13 @@ void trace_name(const char* name) noexcept {
     auto& ev = w->trace.events;
     int depth = 0;
     for (auto it = ev.rbegin(); it != ev.rend(); ++it) {
-        if (!it->name) {
+        if (it->phase == core::trace_phase::end) {
             ++depth;
-        } else if (depth == 0) {
-            it->name = name;
-            return;
-        } else {
+        } else if (it->phase == core::trace_phase::begin) {
+            if (depth == 0) {
+                it->name = name;
+                return;
+            }
             --depth;
         }
     }

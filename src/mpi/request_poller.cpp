@@ -81,12 +81,12 @@ void request_poller::detach() noexcept {
 }
 
 // Counted before it is visible, so pending() never reads 0 while a request waits.
-void request_poller::add(MPI_Request request, sink out) {
+void request_poller::add(MPI_Request request, sink out, std::uint64_t span) {
     const int id = ensure_registered();
     pending_.fetch_add(1, std::memory_order_relaxed);
     {
         std::lock_guard lk(incoming_lock_);
-        incoming_.push_back({request, std::move(out)});
+        incoming_.push_back({request, std::move(out), span});
     }
     ext::idle_poller_pending(id);
 }
@@ -108,6 +108,7 @@ void request_poller::take_incoming() {
         const std::size_t n = requests_.size() + incoming_.size();
         requests_.reserve(n);
         sinks_.reserve(n);
+        spans_.reserve(n);
         done_.reserve(n);
         indices_.resize(n);
         statuses_.resize(n);
@@ -116,6 +117,7 @@ void request_poller::take_incoming() {
     for (queued& q : batch_) {
         requests_.push_back(q.request);
         sinks_.push_back(std::move(q.out));
+        spans_.push_back(q.span);
         done_.push_back(0);
     }
     batch_.clear();
@@ -194,27 +196,38 @@ void request_poller::cancel_all() noexcept {
 void request_poller::complete(std::size_t i, const MPI_Status& status, int code) noexcept {
     if (done_[i]) return;
     done_[i] = 1;
+    mpi::detail::trace_request_end(spans_[i], code);
+    const char* where = code == MPI_ERR_PENDING && cancel_.load(std::memory_order_relaxed)
+                            ? "request still pending when the loom::mpi::environment ended; cancelled"
+                            : "request completed with an error";
+    deliver(sinks_[i], status, code, where);
+    pending_.fetch_sub(1, std::memory_order_acq_rel);
+}
+
+void deliver(sink& out, const MPI_Status& status, int code, const char* where) noexcept {
+    if (auto** cb = std::get_if<mpi::detail::request_callback*>(&out)) {
+        (*cb)->done(*cb, code, status, where);
+        return;
+    }
     try {
         std::visit(
             [&](auto& p) {
-                if (code != MPI_SUCCESS) {
-                    const char* where = code == MPI_ERR_PENDING && cancel_.load(std::memory_order_relaxed)
-                                            ? "request still pending when the loom::mpi::environment ended; "
-                                              "cancelled"
-                                            : "request completed with an error";
-                    p.set_exception(std::make_exception_ptr(error(code, where)));
-                } else if constexpr (std::is_same_v<std::decay_t<decltype(p)>, promise<void>>) {
-                    p.set_value();
-                } else {
-                    p.set_value(status);
+                using P = std::decay_t<decltype(p)>;
+                if constexpr (!std::is_pointer_v<P>) {
+                    if (code != MPI_SUCCESS) {
+                        p.set_exception(std::make_exception_ptr(error(code, where)));
+                    } else if constexpr (std::is_same_v<P, promise<void>>) {
+                        p.set_value();
+                    } else {
+                        p.set_value(status);
+                    }
                 }
             },
-            sinks_[i]);
+            out);
     } catch (...) {
-        // Out of memory for the error's message: the promise, destroyed below,
+        // Out of memory for the error's message: the promise, destroyed later,
         // breaks its future instead (future_error broken_promise).
     }
-    pending_.fetch_sub(1, std::memory_order_acq_rel);
 }
 
 // Completed entries leave the arrays (order does not matter to MPI_Testsome).
@@ -225,12 +238,14 @@ void request_poller::remove_completed() noexcept {
         if (keep != i) {
             requests_[keep] = requests_[i];
             sinks_[keep] = std::move(sinks_[i]);
+            spans_[keep] = spans_[i];
             done_[keep] = 0;
         }
         ++keep;
     }
     requests_.resize(keep);
     sinks_.erase(sinks_.begin() + static_cast<std::ptrdiff_t>(keep), sinks_.end());
+    spans_.resize(keep);
     done_.resize(keep);
 }
 

@@ -8,23 +8,26 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <variant>
 #include <vector>
 
 #include "loom/ext/spin.hpp"
 #include "loom/future.hpp"
+#include "loom/mpi.hpp"
 
 namespace loom::mpi::impl {
 
-/// Where a request's outcome goes.
-using sink = std::variant<promise<void>, promise<MPI_Status>>;
+/// Where a request's outcome goes: a future's promise, or a sender's operation.
+using sink = std::variant<promise<void>, promise<MPI_Status>, mpi::detail::request_callback*>;
 
 class request_poller {
 public:
     /// Queues a started request (registering the poller with the scheduler on first
-    /// use) and tells the scheduler there is work to poll.
-    void add(MPI_Request request, sink out);
+    /// use) and tells the scheduler there is work to poll. `span`: its LOOM_TRACE span
+    /// (0: none), ended when the request completes.
+    void add(MPI_Request request, sink out, std::uint64_t span = 0);
     [[nodiscard]] std::size_t pending() const noexcept { return pending_.load(std::memory_order_acquire); }
     /// Waits until no request is pending, polling on this thread too; after `timeout`
     /// cancels what is left (its futures get a loom::mpi::error) with one warning.
@@ -36,6 +39,7 @@ private:
     struct queued {
         MPI_Request request;
         sink out;
+        std::uint64_t span;
     };
 
     static bool poll_entry(void* self) noexcept;
@@ -57,6 +61,7 @@ private:
     std::vector<queued> batch_;
     std::vector<MPI_Request> requests_;
     std::vector<sink> sinks_;
+    std::vector<std::uint64_t> spans_;
     std::vector<char> done_;
     std::vector<int> indices_;
     std::vector<MPI_Status> statuses_;
@@ -74,5 +79,8 @@ std::chrono::microseconds poll_interval();
 
 /// An MPI_Status as MPI gives for a null or inactive request.
 MPI_Status empty_status() noexcept;
+
+/// Delivers a request's outcome to `out` (a promise, or a sender operation's callback).
+void deliver(sink& out, const MPI_Status& status, int code, const char* where) noexcept;
 
 }  // namespace loom::mpi::impl

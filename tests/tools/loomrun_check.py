@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks loomrun (argv: loomrun, an OpenMP fib(20) program built by clang, a statically
 linked program, a program without OpenMP, a scratch folder): its errors, --stats,
-and the --trace file (one slice per task, one track per worker, properly nested)."""
+and the --trace file (one slice per task, one track per worker, properly nested,
+an arrow from the creating slice into every task, queue-length counters)."""
 import json
 import os
 import subprocess
@@ -67,5 +68,32 @@ for tid in tracks:
     if depth != 0:
         nesting_ok = False
 check(nesting_ok, "every track nests: ends match begins, time never goes back")
+
+
+def innermost_slices(events):
+    """Per flow event (by its index in `events`): the name of the innermost slice of
+    its track open at that point of the file, or None."""
+    open_by_tid, holder = {}, {}
+    for i, e in enumerate(events):
+        stack = open_by_tid.setdefault(e.get("tid"), [])
+        if e["ph"] == "B":
+            stack.append(e["name"])
+        elif e["ph"] == "E":
+            stack.pop()
+        elif e["ph"] in "sf":
+            holder[i] = stack[-1] if stack else None
+    return holder
+
+
+holder = innermost_slices(events)
+starts = {e["id"]: i for i, e in enumerate(events) if e["ph"] == "s"}
+ends = {e["id"]: i for i, e in enumerate(events) if e["ph"] == "f"}
+check(set(starts) == set(ends), "every spawn arrow has a start and an end")
+check(all(holder[i] is not None for i in list(starts.values()) + list(ends.values())),
+      "every arrow starts and ends inside a slice")
+into_tasks = sum(1 for i in ends.values() if holder[i] in ("task", "omp task"))
+check(into_tasks >= 21890, f"an arrow into every explicit task ({into_tasks} arrows end in task slices)")
+counters = [e for e in events if e["ph"] == "C"]
+check(counters and all(e["args"]["tasks"] >= 0 for e in counters), "queue-length counters present, none negative")
 print(f"loomrun_check: {failures} failed")
 sys.exit(1 if failures else 0)

@@ -238,7 +238,7 @@ inline void run_parts(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid) {
 // scheduler's slice when the worker loop ran it. Out of line, so the untraced path pays
 // one load and a branch.
 [[gnu::noinline, gnu::cold]] void run_parts_traced(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid) {
-    ext::trace_begin("omp task");
+    ext::trace_begin_task("omp task", rec);  // the arrows to this task end here
     run_parts(kt, rec, gtid);
     ext::trace_end();
 }
@@ -499,6 +499,7 @@ void make_ready_after(ext::task* done, ext::task* rec) noexcept {
     if (done == t_bypass_from && t_bypass_next == nullptr && rec->prio == loom::priority::normal &&
         (rec->user & u_helper) == 0 && !ext::high_priority_pending()) {
         t_bypass_next = rec;  // run_entry runs it once `done` has finished completing
+        if (ext::tracing()) ext::trace_flow(rec, "release");  // not submitted: draw the arrow here
         return;
     }
     create_detail::queue_task(rec);

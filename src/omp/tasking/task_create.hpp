@@ -11,6 +11,7 @@
 #include "env/icv.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "loom/ext/task.hpp"
+#include "loom/ext/trace.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 #include "tasking/hidden_helper.hpp"
@@ -142,6 +143,9 @@ inline void launch(const here& h, ext::task* rec, bool hold, bool reported) {
         home->phase_tasks = true;
         if (home->tm) home->tm->tasks.busy.fetch_add(1, std::memory_order_acq_rel);
     }
+    // LOOM_TRACE: a task held for its dependences gets its creator's arrow now; the
+    // releasing predecessor's submit adds its own.
+    if (hold && ext::tracing()) ext::trace_flow(rec, "create", true);
     if (hold) return;
     queue_task(rec);
 }

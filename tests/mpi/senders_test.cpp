@@ -1,0 +1,110 @@
+// Requests as senders (loom::mpi::as_sender / as_status_sender): values, statuses,
+// composition with then and when_all, MPI errors on the error channel, completion on a
+// loom worker.
+#include <gtest/gtest.h>
+
+#include <loom/ext/scheduler.hpp>
+#include <loom/sender.hpp>
+
+#include <string>
+#include <vector>
+
+#include "mpi_test_support.hpp"
+
+namespace {
+
+using namespace loom_mpi_test;
+namespace ex = loom::execution::experimental;
+namespace tt = loom::this_thread::experimental;
+
+MPI_Request start_recv(void* buf, int n, MPI_Datatype type, int tag) {
+    MPI_Request r = MPI_REQUEST_NULL;
+    loom::mpi::call_lock lock;
+    MPI_Irecv(buf, n, type, partner(), tag, MPI_COMM_WORLD, &r);
+    return r;
+}
+
+MPI_Request start_send(const void* buf, int n, MPI_Datatype type, int tag) {
+    MPI_Request r = MPI_REQUEST_NULL;
+    loom::mpi::call_lock lock;
+    MPI_Isend(buf, n, type, partner(), tag, MPI_COMM_WORLD, &r);
+    return r;
+}
+
+TEST(MpiSenders, SendAndReceive) {
+    LOOM_MPI_REQUIRE_PAIR();
+    int out = 500 + rank(), in = -1;
+    MPI_Request recv = start_recv(&in, 1, MPI_INT, 80);
+    MPI_Request send = start_send(&out, 1, MPI_INT, 80);
+    auto both = ex::when_all(loom::mpi::as_sender(recv), loom::mpi::as_sender(send));
+    EXPECT_TRUE(tt::sync_wait(std::move(both)).has_value());
+    EXPECT_EQ(in, 500 + partner());
+}
+
+TEST(MpiSenders, StatusSenderDescribesTheMessage) {
+    LOOM_MPI_REQUIRE_PAIR();
+    char out[3] = {'a', 'b', 'c'}, in[8] = {};
+    MPI_Request recv = MPI_REQUEST_NULL;
+    {
+        loom::mpi::call_lock lock;
+        MPI_Irecv(in, 8, MPI_CHAR, MPI_ANY_SOURCE, 81, MPI_COMM_WORLD, &recv);
+    }
+    MPI_Request send = start_send(out, 3, MPI_CHAR, 81);
+    auto count = loom::mpi::as_status_sender(recv) | ex::then([](MPI_Status st) {
+                     int n = -1;
+                     MPI_Get_count(&st, MPI_CHAR, &n);
+                     return std::vector<int>{st.MPI_SOURCE, st.MPI_TAG, n};
+                 });
+    auto r = tt::sync_wait(std::move(count));
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(std::get<0>(*r), (std::vector<int>{partner(), 81, 3}));
+    tt::sync_wait(loom::mpi::as_sender(send));
+    EXPECT_EQ(std::string(in, 3), "abc");
+}
+
+// The receiver runs in a task on a worker, never inside the poller or the starter.
+TEST(MpiSenders, CompletesOnAWorker) {
+    LOOM_MPI_REQUIRE_PAIR();
+    double out = rank(), in = -1;
+    MPI_Request recv = start_recv(&in, 1, MPI_DOUBLE, 82);
+    barrier();  // the receive is not complete before start(): the poller completes it
+    MPI_Request send = start_send(&out, 1, MPI_DOUBLE, 82);
+    auto where = loom::mpi::as_sender(recv) | ex::then([] { return loom::ext::current_worker(); });
+    auto r = tt::sync_wait(std::move(where));
+    tt::sync_wait(loom::mpi::as_sender(send));
+    ASSERT_TRUE(r.has_value());
+    EXPECT_GE(std::get<0>(*r), 0);
+    EXPECT_EQ(in, partner());
+}
+
+TEST(MpiSenders, NullRequestCompletesAtOnce) {
+    auto r = tt::sync_wait(loom::mpi::as_status_sender(MPI_REQUEST_NULL));
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(std::get<0>(*r).MPI_SOURCE, MPI_ANY_SOURCE);
+}
+
+TEST(MpiSenders, TruncationIsAnError) {
+    LOOM_MPI_REQUIRE_PAIR();
+    std::vector<int> big(8, 5), small(2, 0);
+    MPI_Request recv = leader() ? MPI_REQUEST_NULL : start_recv(small.data(), 2, MPI_INT, 83);
+    barrier();
+    if (leader()) {
+        tt::sync_wait(loom::mpi::as_sender(start_send(big.data(), 8, MPI_INT, 83)));
+        return;
+    }
+    auto caught = loom::mpi::as_sender(recv) | ex::then([] { return 0; }) |
+                  ex::upon_error([](std::exception_ptr e) {
+                      try {
+                          std::rethrow_exception(e);
+                      } catch (const loom::mpi::error& err) {
+                          return err.error_class();
+                      } catch (...) {
+                          return -1;
+                      }
+                  });
+    auto r = tt::sync_wait(std::move(caught));
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(std::get<0>(*r), MPI_ERR_TRUNCATE);
+}
+
+}  // namespace
