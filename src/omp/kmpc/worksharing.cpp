@@ -270,15 +270,18 @@ LOOM_OMP_API void __kmpc_end_reduce(ident_t*, kmp_int32, kmp_critical_name*) {
 
 // ---- cancellation ------------------------------------------------------------------------
 
+// kind: 1 parallel, 2 loop, 3 sections, 4 taskgroup (kmp.h cancel_*). As libomp, a
+// request reports `activated` only when it took effect, a cancellation point
+// `detected` only when it finds its construct cancelled.
 LOOM_OMP_API kmp_int32 __kmpc_cancel(ident_t*, kmp_int32, kmp_int32 kind) {
-    // kind: 1 parallel, 2 loop, 3 sections, 4 taskgroup (kmp.h cancel_*).
-    LOOM_OMPT_EVENT(cancel(ompt_cancel_activated | (kind == 1 ? ompt_cancel_parallel : kind == 2 ? ompt_cancel_loop
-                                                  : kind == 3 ? ompt_cancel_sections : ompt_cancel_taskgroup),
-                           LOOM_OMPT_RA));
-    return request_cancel(kind) ? 1 : 0;
+    if (!request_cancel(kind)) return 0;
+    LOOM_OMPT_EVENT(cancel_construct(kind, ompt_cancel_activated, LOOM_OMPT_RA));
+    return 1;
 }
 LOOM_OMP_API kmp_int32 __kmpc_cancellationpoint(ident_t*, kmp_int32, kmp_int32 kind) {
-    return cancellation_point(kind) ? 1 : 0;
+    if (!cancellation_point(kind)) return 0;
+    LOOM_OMPT_EVENT(cancel_construct(kind, ompt_cancel_detected, LOOM_OMPT_RA));
+    return 1;
 }
 LOOM_OMP_API kmp_int32 __kmpc_cancel_barrier(ident_t*, kmp_int32) {
     LOOM_OMPT_EVENT(sync_region(ompt_sync_region_barrier_implicit_workshare, ompt_scope_begin, LOOM_OMPT_RA));

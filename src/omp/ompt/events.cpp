@@ -233,4 +233,12 @@ void cancel(int flags, const void* ra) {
     if (auto f = callback<ompt_callback_cancel_t>(ompt_callback_cancel)) f(current_task_data(), flags, ra);
 }
 
+void cancel_construct(int kind, int how, const void* ra) {
+    const int construct = kind == cancel_parallel ? ompt_cancel_parallel
+                          : kind == cancel_loop   ? ompt_cancel_loop
+                          : kind == cancel_sections ? ompt_cancel_sections
+                                                    : ompt_cancel_taskgroup;
+    cancel(construct | how, ra);
+}
+
 }  // namespace loom::omp::ompt

@@ -84,6 +84,10 @@ void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iteration
 void dispatch_section(const void* ra);
 void masked(ompt_scope_endpoint_t endpoint, const void* ra);
 void cancel(int flags, const void* ra);
+/// cancel of the construct of cancel_kind `kind` (abi.hpp) in the calling task; `how`:
+/// ompt_cancel_activated (a request that took effect) or ompt_cancel_detected (a
+/// cancellation point that found the construct cancelled).
+void cancel_construct(int kind, int how, const void* ra);
 /// omp_control_tool: the tool's answer, -1 if it registered no control_tool callback.
 int control_tool(int command, int modifier, void* arg, const void* ra);
 /// The error directive (severity 1 warning, 2 fatal), before loom reports it.
@@ -112,7 +116,12 @@ void task_launched(ext::task* rec, bool undeferred);
 ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d);
 /// The next task_switch_in of this thread is a taskyield's (status ompt_task_yield).
 void next_switch_is_yield() noexcept;
-/// Task `d` ended (its body returned): task_schedule back to `prior`.
+/// Task `d` (which ran `prev`, null: the implicit task `it`) belongs to a cancelled
+/// taskgroup and is discarded, not run: as libomp, no switch to it, a cancel event
+/// (discarded_task, no code pointer); returns the prior task's data for switch_out.
+ompt_data_t* task_discarded(tasking::tdata* prev, implicit_task* it, tasking::tdata* d);
+/// Task `d` ended (its body returned, or it was discarded): task_schedule back to
+/// `prior`, with status ompt_task_cancel when its taskgroup is cancelled.
 void task_switch_out(tasking::tdata* d, ompt_data_t* prior);
 /// Task `rec` with the depend lists of its construct is launched: task_create (with
 /// has_dependences) and, for non-empty lists, dependences, before any edge is added.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "loom/ext/spin.hpp"
+#include "env/icv.hpp"
 #include "parallel/thread.hpp"
 #include "tasking/task.hpp"
 
@@ -199,8 +200,17 @@ ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::td
     return prior;
 }
 
+ompt_data_t* task_discarded(tasking::tdata* prev, implicit_task* it, tasking::tdata* d) {
+    if (auto f = callback<ompt_callback_cancel_t>(ompt_callback_cancel))
+        f(task_data_of(d), ompt_cancel_taskgroup | ompt_cancel_discarded_task, nullptr);
+    return prev ? task_data_of(prev) : &it->ompt_task;
+}
+
 void task_switch_out(tasking::tdata* d, ompt_data_t* prior) {
-    task_schedule(task_data_of(d), ompt_task_complete, prior);
+    ext::task* rec = tasking::record_of(d);
+    // Not only tasks marked u_cancel_check: an undeferred task is never launched.
+    const bool cancelled = globals().cancellation && tasking::in_cancelled_group(rec);
+    task_schedule(task_data_of(d), cancelled ? ompt_task_cancel : ompt_task_complete, prior);
 }
 
 }  // namespace loom::omp::ompt

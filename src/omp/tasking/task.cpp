@@ -255,6 +255,14 @@ inline void run_parts(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid) {
 
 }  // namespace
 
+bool in_cancelled_group(ext::task* rec) noexcept {
+    for (ext::task* r = rec;;) {
+        if (tgroup* g = rel_group(r)) return g->is_cancelled();
+        if (!parent_is_task(r)) return false;
+        r = record_of(reinterpret_cast<tdata*>(parent_node(r)));
+    }
+}
+
 void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     tdata* d = data_of(rec);
     kmp_task_t* kt = ktask_of(rec);
@@ -290,25 +298,14 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     }
     if (from_loop) prev_it = &th->initial;
     tdata* prev_cur = rc->current;
+    // cancel taskgroup: tasks of a cancelled group that did not start are discarded.
+    const bool run_body = (rec->user & u_cancel_check) == 0 || !in_cancelled_group(rec);
     ompt_data_t* ompt_prior = nullptr;
-    if (ompt::on()) ompt_prior = ompt::task_switch_in(prev_cur, use, d);
+    if (ompt::on()) ompt_prior = run_body ? ompt::task_switch_in(prev_cur, use, d) : ompt::task_discarded(prev_cur, use, d);
     rc->current = d;
     th->current = use;
     rec->flags |= f_running;
 
-    bool run_body = true;
-    if ((rec->user & u_cancel_check) != 0) {
-        // cancel taskgroup: tasks of a cancelled group that did not start are skipped.
-        for (ext::task* r = rec;;) {
-            tgroup* g = rel_group(r);
-            if (g) {
-                if (g->is_cancelled()) run_body = false;
-                break;
-            }
-            if (!parent_is_task(r)) break;
-            r = record_of(reinterpret_cast<tdata*>(parent_node(r)));
-        }
-    }
     if (run_body && kt->routine) {  // a null routine is an empty task (taskwait nowait)
         if (__builtin_expect(ompt_prior != nullptr, 0)) run_parts_observed(kt, rec, th->gtid, ompt::task_frame_of(d));
         else if (__builtin_expect(ext::tracing(), 0)) run_parts_traced(kt, rec, th->gtid);

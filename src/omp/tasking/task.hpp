@@ -216,6 +216,9 @@ inline void free_raw(ext::task* t) noexcept { ext::free_task(t); }
 
 /// True if `t` is a record of an OpenMP explicit task.
 bool is_omp_task(ext::task* t) noexcept;
+/// `cancel taskgroup` applies to task `rec`: it was created (itself or through its
+/// ancestors) in a taskgroup that is now cancelled (meaningful while OMP_CANCELLATION is on).
+bool in_cancelled_group(ext::task* rec) noexcept;
 
 // ---- the calling context ------------------------------------------------------------
 
