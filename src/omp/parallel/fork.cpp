@@ -397,10 +397,10 @@ pushed_request take_pushed(thread_state* th) {
 // libomp 19's text (OpenMP 6.0, num_threads clause).
 void check_strict(const pushed_request& p, int got) {
     if (p.severity == 0 || got >= p.nthreads) return;
-    report_error_directive(p.loc ? p.loc->psource : nullptr, p.severity,
-                           p.message ? p.message
-                                     : "Cannot form team with number of threads specified by "
-                                       "strict num_threads clause.");
+    report_error_directive_kmpc(p.loc ? p.loc->psource : nullptr, p.severity,
+                                p.message ? p.message
+                                          : "Cannot form team with number of threads specified by "
+                                            "strict num_threads clause.");
 }
 
 // ICVs of the implicit tasks of a region: inherited, then a num_threads list's entries
