@@ -72,6 +72,8 @@ void task_create(tasking::tdata* d, int flags, bool has_deps, const void* ra) {
     // exit_frame of an undeferred task (undeferred_frames runs first).
     ompt_data_t* mine = task_data_of(d);
     *mine = ompt_data_t{};
+    // ompt_get_task_info answers with the same flags (undeferred is known only here).
+    tasking::extra_of(tasking::record_of(d))->ompt_flags = flags;
     if (auto f = callback<ompt_callback_task_create_t>(ompt_callback_task_create))
         f(current_task_data(), current_task_frame(), mine, flags, has_deps ? 1 : 0, ra);
 }
@@ -131,11 +133,15 @@ depnode_lock& stripe(const void* node) noexcept {
     return g_depnode_locks[(reinterpret_cast<std::uintptr_t>(node) >> 7) % n_depnode_locks];
 }
 
-int task_flags(const ext::task* rec, bool undeferred) noexcept {
+int task_flags(ext::task* rec, bool undeferred) noexcept {
     int flags = ompt_task_explicit;
     if (!(rec->flags & tasking::f_tied)) flags |= ompt_task_untied;
     if (rec->flags & tasking::f_final) flags |= ompt_task_final;
-    if (undeferred || (rec->user & tasking::u_included)) flags |= ompt_task_undeferred;
+    // Included tasks run at once: descendants of a final task, and tasks of a team of
+    // one (libomp's serialized team), hidden helper tasks excepted (launch()).
+    const bool in_team_of_one = !(rec->user & tasking::u_helper) && tasking::data_of(rec)->root->immediate;
+    const bool included = (rec->user & tasking::u_included) || in_team_of_one;
+    if (undeferred || included) flags |= ompt_task_undeferred;
     return flags;
 }
 

@@ -137,6 +137,7 @@ struct extra {
     dephash* deps = nullptr;    // dependence hash of this task's children
     depnode* dn = nullptr;      // this task's dependence node
     std::atomic<int> detach{0}; // 1 fulfilled, 2 body ended
+    int ompt_flags = 0;         // OMPT: the task_type flags task_create reported
     std::uintptr_t event_tag = 0;
     saved_icvs* icvs = nullptr; // set while the task's body changed ICVs
     ompt_data_t ompt_task{};    // OMPT: the tool's data of this task (made only with a tool)
