@@ -188,14 +188,17 @@ void work(ompt_work_t type, ompt_scope_endpoint_t endpoint, std::uint64_t count,
 }
 
 void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iterations) {
+    dispatch_chunk(this_thread()->current, current_task_data(), kind, ompt_dispatch_chunk_t{start, iterations});
+}
+
+void dispatch_chunk(implicit_task* it, ompt_data_t* task, ompt_dispatch_t kind, ompt_dispatch_chunk_t chunk) {
     auto f = callback<ompt_callback_dispatch_t>(ompt_callback_dispatch);
     if (!f) return;
     // A chunk is reported by its first iteration and its length (the spec's
     // ompt_dispatch_chunk_t, passed by address in instance.ptr).
-    ompt_dispatch_chunk_t chunk{start, iterations};
     ompt_data_t instance;
     instance.ptr = &chunk;
-    f(region_of(this_thread()->current), current_task_data(), kind, instance);
+    f(region_of(it), task, kind, instance);
 }
 
 void dispatch_section(const void* ra) {

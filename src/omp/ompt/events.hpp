@@ -80,6 +80,8 @@ int nest_lock_test_traced(void* lk, const char* routine, std::uintptr_t owner, c
 // ---- worksharing, masked, cancellation ----------------------------------------------
 void work(ompt_work_t type, ompt_scope_endpoint_t endpoint, std::uint64_t count, const void* ra);
 void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iterations);
+/// A chunk of task `task` (in implicit task `it`'s region) begins.
+void dispatch_chunk(implicit_task* it, ompt_data_t* task, ompt_dispatch_t kind, ompt_dispatch_chunk_t chunk);
 /// A section begins: its instance is the construct's codeptr_ra.
 void dispatch_section(const void* ra);
 void masked(ompt_scope_endpoint_t endpoint, const void* ra);
@@ -114,6 +116,10 @@ void task_launched(ext::task* rec, bool undeferred);
 /// The running context switches to explicit task `d` (which ran `prev`, null: the
 /// implicit task `it`): task_schedule; returns the prior task's data for switch_out.
 ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d);
+/// Task `rec` of a taskloop whose codeptr_ra is `ra` runs `iterations` iterations from
+/// `start` (libomp's chunk: the lowest iteration value for a decreasing loop): its
+/// task_create reports `ra`, and its start a dispatch (ompt_dispatch_taskloop_chunk).
+void taskloop_task(ext::task* rec, const void* ra, std::uint64_t start, std::uint64_t iterations);
 /// The next task_switch_in of this thread is a taskyield's (status ompt_task_yield).
 void next_switch_is_yield() noexcept;
 /// Task `d` (which ran `prev`, null: the implicit task `it`) belongs to a cancelled

@@ -198,11 +198,22 @@ __thread bool t_yielding = false;  // set by a taskyield, for the switch it make
 
 void next_switch_is_yield() noexcept { t_yielding = true; }
 
+void taskloop_task(ext::task* rec, const void* ra, std::uint64_t start, std::uint64_t iterations) {
+    t_return_address = ra;
+    tasking::ensure_extra(rec)->ompt_chunk = ompt_dispatch_chunk_t{start, iterations};
+}
+
 ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d) {
     ompt_data_t* prior = prev ? task_data_of(prev) : &it->ompt_task;
     const ompt_task_status_t status = t_yielding ? ompt_task_yield : ompt_task_switch;
     t_yielding = false;
     task_schedule(prior, status, task_data_of(d));
+    // A taskloop task's chunk, once, as it starts (an untied task may switch in again).
+    tasking::extra* x = tasking::extra_of(tasking::record_of(d));
+    if (x && x->ompt_chunk.iterations) {
+        dispatch_chunk(it, &x->ompt_task, ompt_dispatch_taskloop_chunk, x->ompt_chunk);
+        x->ompt_chunk = ompt_dispatch_chunk_t{};
+    }
     return prior;
 }
 
