@@ -127,8 +127,9 @@ void next_switch_is_yield() noexcept;
 /// (discarded_task, no code pointer); returns the prior task's data for switch_out.
 ompt_data_t* task_discarded(tasking::tdata* prev, implicit_task* it, tasking::tdata* d);
 /// Task `d` ended (its body returned, or it was discarded): task_schedule back to
-/// `prior`, with status ompt_task_cancel when its taskgroup is cancelled.
-void task_switch_out(tasking::tdata* d, ompt_data_t* prior);
+/// `prior`, with status ompt_task_cancel when its taskgroup is cancelled, and
+/// ompt_task_detach when `detached` (a body that ended before its event was fulfilled).
+void task_switch_out(tasking::tdata* d, ompt_data_t* prior, bool detached = false);
 /// Task `rec` with the depend lists of its construct is launched: task_create (with
 /// has_dependences) and, for non-empty lists, dependences, before any edge is added.
 void task_launched_with_deps(ext::task* rec, int n1, const kmp_depend_info* l1, int n2,
@@ -146,6 +147,7 @@ void doacross_dependences(ompt_dependence_type_t type, const std::uint64_t* iter
 /// Held (while a tool is active) around adding an edge from a task's dependence node,
 /// and around closing it when the task completes: a task_dependence event reads the
 /// source task's data, which must not be freed meanwhile. A few locks, striped by node.
+/// Also around a detached task's completion race (tasking/event.cpp), by extra block.
 void lock_depnode(const void* node) noexcept;
 void unlock_depnode(const void* node) noexcept;
 

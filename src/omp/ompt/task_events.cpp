@@ -223,11 +223,12 @@ ompt_data_t* task_discarded(tasking::tdata* prev, implicit_task* it, tasking::td
     return prev ? task_data_of(prev) : &it->ompt_task;
 }
 
-void task_switch_out(tasking::tdata* d, ompt_data_t* prior) {
+void task_switch_out(tasking::tdata* d, ompt_data_t* prior, bool detached) {
     ext::task* rec = tasking::record_of(d);
     // Not only tasks marked u_cancel_check: an undeferred task is never launched.
     const bool cancelled = globals().cancellation && tasking::in_cancelled_group(rec);
-    task_schedule(task_data_of(d), cancelled ? ompt_task_cancel : ompt_task_complete, prior);
+    const ompt_task_status_t status = detached ? ompt_task_detach : cancelled ? ompt_task_cancel : ompt_task_complete;
+    task_schedule(task_data_of(d), status, prior);
 }
 
 }  // namespace loom::omp::ompt

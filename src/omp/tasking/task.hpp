@@ -218,6 +218,10 @@ inline void free_raw(ext::task* t) noexcept { ext::free_task(t); }
 
 /// True if `t` is a record of an OpenMP explicit task.
 bool is_omp_task(ext::task* t) noexcept;
+/// The body of detached task `rec` ended: true if its event was fulfilled (the caller
+/// completes the task), false if omp_fulfill_event will (event.cpp). With a tool
+/// (`ompt_prior`: the task switched back to), reports the switch back first.
+bool detached_body_ended(ext::task* rec, ompt_data_t* ompt_prior) noexcept;
 /// `cancel taskgroup` applies to task `rec`: it was created (itself or through its
 /// ancestors) in a taskgroup that is now cancelled (meaningful while OMP_CANCELLATION is on).
 bool in_cancelled_group(ext::task* rec) noexcept;
