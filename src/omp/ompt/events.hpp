@@ -79,6 +79,13 @@ int nest_lock_test_traced(void* lk, const char* routine, std::uintptr_t owner, c
 
 // ---- worksharing, masked, cancellation ----------------------------------------------
 void work(ompt_work_t type, ompt_scope_endpoint_t endpoint, std::uint64_t count, const void* ra);
+/// A dispatched worksharing loop (kmpc schedule `schedule`, `count` iterations) begins
+/// for the calling member: work begin typed as libomp types it (loop_static, _dynamic,
+/// _guided or _other; schedule(runtime) resolved, a team of one's guided loop static),
+/// remembered for loop_work_end.
+void loop_work_begin(int schedule, std::uint64_t count, const void* ra);
+/// The loop loop_work_begin reported ends for the calling member (nothing if none began).
+void loop_work_end(const void* ra);
 void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iterations);
 /// A chunk of task `task` (in implicit task `it`'s region) begins.
 void dispatch_chunk(implicit_task* it, ompt_data_t* task, ompt_dispatch_t kind, ompt_dispatch_chunk_t chunk);

@@ -121,7 +121,7 @@ struct thread_state {
     ompt_data_t ompt_thread{};
     int ompt_state = 0;
     std::uint64_t ompt_wait_id = 0;
-    int ompt_loop_work = 0;
+    int ompt_loop_work = 0;  // OMPT: work type of the dispatched loop it is in, 0: none
     bool ompt_reduce_open = false;  // a reported reduction ends at __kmpc_end_reduce*  // ompt_work_t of the dynamic loop this thread is in (its end event)
 };
 
