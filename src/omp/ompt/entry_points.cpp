@@ -133,16 +133,23 @@ int get_task_info(int level, int* flags, ompt_data_t** tdata_out, ompt_frame_t**
     implicit_task* it = th->current;
     auto* rc = static_cast<tasking::root_ctx*>(it->tasking);
     tasking::tdata* d = rc ? rc->current : nullptr;
-    // The explicit tasks first, innermost out, then the implicit tasks.
-    for (; d && level > 0; --level) d = parent_of(d);
+    // Innermost out: the explicit tasks running in an implicit task, then the implicit
+    // task, then the explicit task that encountered its region, and so on.
+    for (; level > 0; --level) {
+        if (d) {
+            d = parent_of(d);
+            continue;
+        }
+        d = it->ompt_encountering;
+        it = it->parent;
+        if (!it) return 0;
+    }
     if (d) {
         tasking::extra* x = tasking::extra_of(tasking::record_of(d));
         if (flags) *flags = explicit_flags(d);
         if (tdata_out) *tdata_out = x ? &x->ompt_task : nullptr;
         if (frame) *frame = x ? &x->ompt_frame : nullptr;
     } else {
-        for (; it && level > 0; --level) it = it->parent;
-        if (!it) return 0;
         // As libomp: an implicit task is undeferred (its encountering thread runs it).
         if (flags) *flags = it->parent ? ompt_task_implicit | ompt_task_undeferred : ompt_task_initial;
         if (tdata_out) *tdata_out = &it->ompt_task;

@@ -105,6 +105,9 @@ void error(int severity, const char* message, const void* ra);
 void reduction(ompt_scope_endpoint_t endpoint, const void* ra);
 
 // ---- explicit tasks (task_events.cpp) ----------------------------------------------------
+/// The explicit task running in implicit task `it` (null: `it` itself), which encounters
+/// a region forked there.
+tasking::tdata* encountering_task(implicit_task* it);
 /// The tool data of the running task (explicit or implicit) of the calling thread.
 ompt_data_t* current_task_data();
 ompt_frame_t* current_task_frame();

@@ -22,6 +22,11 @@ tasking::tdata* running_explicit(thread_state* th) {
 
 }  // namespace
 
+tasking::tdata* encountering_task(implicit_task* it) {
+    auto* rc = static_cast<tasking::root_ctx*>(it->tasking);
+    return rc ? rc->current : nullptr;
+}
+
 ompt_data_t* task_data_of(tasking::tdata* d) {
     tasking::extra* x = tasking::ensure_extra(tasking::record_of(d));
     return &x->ompt_task;

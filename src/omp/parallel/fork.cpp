@@ -328,6 +328,7 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
                     void** args, int league_teams, const task_icvs* icvs = nullptr) {
     implicit_task child;
     child.parent = parent;
+    if (ompt::on()) [[unlikely]] child.ompt_encountering = ompt::encountering_task(parent);
     child.level = league_teams ? parent->level : parent->level + 1;
     child.active_level = parent->active_level;
     child.in_league = parent->in_league || league_teams > 0;
@@ -598,7 +599,11 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     }
     set_if_changed(t->child_icvs, child);
     // Before the start word: members report their implicit tasks with this region's data.
-    const void* ompt_ra = ompt::on() ? ompt::parallel_begin(parent, &t->ompt_parallel, requested, ompt_flags) : nullptr;
+    const void* ompt_ra = nullptr;
+    if (ompt::on()) [[unlikely]] {
+        t->ompt_encountering = ompt::encountering_task(parent);
+        ompt_ra = ompt::parallel_begin(parent, &t->ompt_parallel, requested, ompt_flags);
+    }
     reset_team_for_region(t, m);
     set_if_changed(t->slots[0].worker, w);
     t->start_join_target = t->join_target;
@@ -703,6 +708,7 @@ void begin_serialized_region() {
     take_pushed(th);
     auto* child = new implicit_task;
     child->parent = parent;
+    if (ompt::on()) [[unlikely]] child->ompt_encountering = ompt::encountering_task(parent);
     child->level = parent->level + 1;
     child->active_level = parent->active_level;
     child->in_league = parent->in_league;
