@@ -324,8 +324,9 @@ void run_league_team_observed(implicit_task& team, ompt_data_t& league, kmpc_mic
     ompt::league_initial_task(&team, &league, ompt_scope_end, team.num_teams, team.team_num);
 }
 
+// `requested`: the region's OMPT requested_team_size.
 void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int argc,
-                    void** args, int league_teams, const task_icvs* icvs = nullptr) {
+                    void** args, int league_teams, const task_icvs* icvs = nullptr, int requested = 1) {
     implicit_task child;
     child.parent = parent;
     if (ompt::on()) [[unlikely]] child.ompt_encountering = ompt::encountering_task(parent);
@@ -342,11 +343,12 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
         child.icv = parent->icv;
     else
         inherit_icvs(parent->icv, child.icv);
-    // OMPT: a league is one region of league_teams teams, a plain region one of 1 thread.
+    // OMPT: a league is one region of league_teams teams, a plain region one of the
+    // threads it asked for.
     ompt_data_t league{};
     ompt_data_t* region = league_teams ? &league : &child.ompt_parallel;
     const int flags = league_teams ? ompt_league_flags : ompt_flags;
-    const void* ra = ompt::on() ? ompt::parallel_begin(parent, region, league_teams ? league_teams : 1, flags) : nullptr;
+    const void* ra = ompt::on() ? ompt::parallel_begin(parent, region, league_teams ? league_teams : requested, flags) : nullptr;
     th->current = &child;
     if (league_teams) {
         for (int j = 0; j < league_teams; ++j) {
@@ -505,9 +507,11 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     } else {
         n = req > 0 ? req : parent->icv.nthreads;
         if (n <= 0) n = pool_size();
+        // As libomp: the clause or nthreads-var, also for a region that max-active-levels
+        // or a serial library serializes; an if(false) region asks for one thread.
+        requested = parallel_if ? n : 1;
         if (!parallel_if || parent->active_level >= parent->icv.max_active_levels) n = 1;
         if (globals().library == 0) n = 1;
-        requested = n;
         if (tl > 0 && n > 1) n = cg.take(parent, n, tl);
         child = child_icvs_of(parent->icv, push, tl);
     }
@@ -522,7 +526,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         release_promised(th);  // workers omp_get_max_threads() claimed for a larger team
         end_task_region(th);
         if (league_teams == 0) check_strict(push, 1);
-        run_serialized(th, parent, fn, argc, args, league_teams, &child);
+        run_serialized(th, parent, fn, argc, args, league_teams, &child, requested);
         return;
     }
 
@@ -572,7 +576,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         if (!t->hot) delete t;
         if (master_claimed) claims::release(static_cast<unsigned>(w));
         check_strict(push, 1);
-        run_serialized(th, parent, fn, argc, args, 0, &child);
+        run_serialized(th, parent, fn, argc, args, 0, &child, requested);
         return;
     }
     if (league_teams == 0) check_strict(push, m);
