@@ -1,7 +1,8 @@
 // OMPT: a tool built into the program (it defines ompt_start_tool) records the events
 // of a parallel region of 4 threads with an explicit barrier, tasks with depend, a
-// critical section and a dynamic loop, and checks the counts and their order. With
-// gcc the same program goes through the GOMP entry points.
+// critical section and a dynamic loop (work and its chunks), and of a lock taken
+// through clang's __kmpc_*_lock entry points, and checks the counts and their order.
+// With gcc the same program goes through the GOMP entry points.
 // loom-test: runtimes loom libomp
 // loom-test: threads 4
 // A gcc-built program is linked against libgomp.so.1, which (GNU's or loom's under that
@@ -12,6 +13,7 @@
 #include "../../src/omp/include/omp-tools.h"
 #include <omp.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +21,8 @@ static atomic_int n_thread_begin, n_parallel_begin, n_parallel_end, n_implicit_b
     n_implicit_end, n_initial, n_barrier_explicit_begin, n_barrier_explicit_end,
     n_barrier_wait, n_task_create, n_task_switch, n_task_complete, n_taskwait,
     n_critical_acquire, n_critical_acquired, n_critical_released, n_work_begin,
-    n_work_end, n_masked_begin, n_masked_end;
+    n_work_end, n_masked_begin, n_masked_end, n_chunk_iterations, n_lock_init, n_lock_destroy,
+    n_lock_acquire, n_lock_acquired, n_lock_released;
 static atomic_int in_critical, critical_overlap, critical_unannounced;
 // Set by mutex_acquired, checked and cleared inside the critical body: the event must
 // come after the lock is taken and before the body. (Overlap is checked in the body, not
@@ -101,23 +104,43 @@ static void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt
     if (status == ompt_task_complete) atomic_fetch_add(&n_task_complete, 1);
 }
 
+// The lock of the __kmpc_*_lock check: its events name it by the user's lock object.
+static void* the_lock;
+static int is_the_lock(ompt_mutex_t kind, ompt_wait_id_t id) {
+    return (kind == ompt_mutex_lock || kind == ompt_mutex_test_lock) && id == (ompt_wait_id_t)(uintptr_t)&the_lock;
+}
+
 static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
                              ompt_wait_id_t id, const void* ra) {
-    (void)hint, (void)impl, (void)id, (void)ra;
+    (void)hint, (void)impl, (void)ra;
     if (kind == ompt_mutex_critical) atomic_fetch_add(&n_critical_acquire, 1);
+    if (is_the_lock(kind, id)) atomic_fetch_add(&n_lock_acquire, 1);
 }
 
 static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t id, const void* ra) {
-    (void)id, (void)ra;
+    (void)ra;
+    if (is_the_lock(kind, id)) atomic_fetch_add(&n_lock_acquired, 1);
     if (kind != ompt_mutex_critical) return;
     atomic_fetch_add(&n_critical_acquired, 1);
     critical_announced = 1;
 }
 
 static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t id, const void* ra) {
-    (void)id, (void)ra;
+    (void)ra;
+    if (is_the_lock(kind, id)) atomic_fetch_add(&n_lock_released, 1);
     if (kind != ompt_mutex_critical) return;
     atomic_fetch_add(&n_critical_released, 1);
+}
+
+static void on_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl, ompt_wait_id_t id,
+                         const void* ra) {
+    (void)hint, (void)impl, (void)ra;
+    if (is_the_lock(kind, id)) atomic_fetch_add(&n_lock_init, 1);
+}
+
+static void on_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t id, const void* ra) {
+    (void)ra;
+    if (is_the_lock(kind, id)) atomic_fetch_add(&n_lock_destroy, 1);
 }
 
 static void on_work(ompt_work_t type, ompt_scope_endpoint_t ep, ompt_data_t* par, ompt_data_t* task,
@@ -125,6 +148,13 @@ static void on_work(ompt_work_t type, ompt_scope_endpoint_t ep, ompt_data_t* par
     (void)par, (void)task, (void)count, (void)ra;
     if (type == ompt_work_loop || type == ompt_work_loop_dynamic)
         atomic_fetch_add(ep == ompt_scope_begin ? &n_work_begin : &n_work_end, 1);
+}
+
+// The loop's chunks: their iterations add up to the loop's.
+static void on_dispatch(ompt_data_t* par, ompt_data_t* task, ompt_dispatch_t kind, ompt_data_t instance) {
+    (void)par, (void)task;
+    if (kind == ompt_dispatch_ws_loop_chunk)
+        atomic_fetch_add(&n_chunk_iterations, (int)((const ompt_dispatch_chunk_t*)instance.ptr)->iterations);
 }
 
 static void on_masked(ompt_scope_endpoint_t ep, ompt_data_t* par, ompt_data_t* task, const void* ra) {
@@ -160,6 +190,9 @@ static int tool_initialize(ompt_function_lookup_t lookup, int device, ompt_data_
     REG(ompt_callback_mutex_released, on_mutex_released);
     REG(ompt_callback_work, on_work);
     REG(ompt_callback_masked, on_masked);
+    REG(ompt_callback_dispatch, on_dispatch);
+    REG(ompt_callback_lock_init, on_lock_init);
+    REG(ompt_callback_lock_destroy, on_lock_destroy);
     initialized = 1;
     return 1;
 }
@@ -174,6 +207,28 @@ ompt_start_tool_result_t* ompt_start_tool(unsigned int version, const char* runt
     static ompt_start_tool_result_t result = {&tool_initialize, &tool_finalize, {0}};
     return &result;
 }
+
+#ifdef __clang__
+// clang's lock entry points (libomp's and loom's libomp.so answer to them).
+extern int __kmpc_global_thread_num(void* loc);
+extern void __kmpc_init_lock(void* loc, int gtid, void** lock);
+extern void __kmpc_destroy_lock(void* loc, int gtid, void** lock);
+extern void __kmpc_set_lock(void* loc, int gtid, void** lock);
+extern void __kmpc_unset_lock(void* loc, int gtid, void** lock);
+extern int __kmpc_test_lock(void* loc, int gtid, void** lock);
+
+// init, set + unset, test (taken) + unset, destroy: as the omp_*_lock routines report.
+static int kmpc_lock_round(void) {
+    const int gtid = __kmpc_global_thread_num(NULL);
+    __kmpc_init_lock(NULL, gtid, &the_lock);
+    __kmpc_set_lock(NULL, gtid, &the_lock);
+    __kmpc_unset_lock(NULL, gtid, &the_lock);
+    const int got = __kmpc_test_lock(NULL, gtid, &the_lock);
+    if (got) __kmpc_unset_lock(NULL, gtid, &the_lock);
+    __kmpc_destroy_lock(NULL, gtid, &the_lock);
+    return got;
+}
+#endif
 
 static int failures;
 #define EXPECT(cond)                                                           \
@@ -262,9 +317,16 @@ int main(void) {
 #ifdef __clang__
     EXPECT_EQ(n_masked_begin, 1);     // gcc inlines master: no runtime call to report
     EXPECT_EQ(n_masked_end, 1);
-    EXPECT_EQ(n_work_begin, 4);       // gcc's loops report no work events yet
-    EXPECT_EQ(n_work_end, 4);
+    EXPECT_EQ(kmpc_lock_round(), 1);
+    EXPECT_EQ(n_lock_init, 1);
+    EXPECT_EQ(n_lock_acquire, 2);
+    EXPECT_EQ(n_lock_acquired, 2);
+    EXPECT_EQ(n_lock_released, 2);
+    EXPECT_EQ(n_lock_destroy, 1);
 #endif
+    EXPECT_EQ(n_work_begin, 4);       // gcc: GOMP_loop_dynamic_start .. GOMP_loop_end*
+    EXPECT_EQ(n_work_end, 4);
+    EXPECT_EQ(n_chunk_iterations, 100);
     EXPECT(!finalized);
     if (failures) return 1;
     printf("ompt_events: all passed\n");

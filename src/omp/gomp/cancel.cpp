@@ -1,6 +1,7 @@
 // GOMP cancellation (libgomp parallel.c GOMP_cancel / GOMP_cancellation_point): gcc's
 // GOMP_CANCEL_* bit of the construct onto kmpc's cancellation kinds.
 #include "gomp/gomp_abi.hpp"
+#include "ompt/events.hpp"
 #include "parallel/thread.hpp"
 #include "worksharing/dispatch.hpp"
 #include "worksharing/cancel.hpp"
@@ -23,10 +24,11 @@ void leave_construct(kmp_int32 kind) {
     if (kind == cancel_loop || kind == cancel_sections) abandon_loop(current_task());
 }
 
-bool cancellation_point(int which) {
+bool cancellation_point(int which, const void* ra) {
     const kmp_int32 kind = kind_of(which);
     if (kind == cancel_noreq) return false;
     if (!loom::omp::cancellation_point(kind)) return false;
+    LOOM_OMPT_EVENT(cancel_construct(kind, ompt_cancel_detected, ra));
     leave_construct(kind);
     return true;
 }
@@ -40,12 +42,15 @@ using namespace loom::omp::gomp;
 // parallel.c: true when the construct is cancelled (the caller leaves it). do_cancel
 // false (an `if` clause that is false) makes it a cancellation point.
 LOOM_OMP_API bool GOMP_cancel(int which, bool do_cancel) {
-    if (!do_cancel) return gomp::cancellation_point(which);
+    if (!do_cancel) return gomp::cancellation_point(which, LOOM_OMPT_RA);
     const kmp_int32 kind = kind_of(which);
     if (kind == cancel_noreq) return false;
     if (!request_cancel(kind)) return false;
+    LOOM_OMPT_EVENT(cancel_construct(kind, ompt_cancel_activated, LOOM_OMPT_RA));
     leave_construct(kind);
     return true;
 }
 
-LOOM_OMP_API bool GOMP_cancellation_point(int which) { return gomp::cancellation_point(which); }
+LOOM_OMP_API bool GOMP_cancellation_point(int which) {
+    return gomp::cancellation_point(which, LOOM_OMPT_RA);
+}

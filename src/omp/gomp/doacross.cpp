@@ -44,9 +44,9 @@ void begin_doacross(unsigned ncounts, const C* counts) {
 // loop.c gomp_loop_doacross_*_start: the work share is 0 .. counts[0] step 1.
 template <class T>
 bool start_doacross(unsigned ncounts, const T* counts, kmp_int32 sched, kmp_int64 chunk,
-                    T* istart, T* iend) {
+                    T* istart, T* iend, const void* ra) {
     begin_doacross(ncounts, counts);
-    loop_begin<T>(true, T(0), ncounts > 0 ? counts[0] : T(0), 1, sched, chunk);
+    loop_begin<T>(true, T(0), ncounts > 0 ? counts[0] : T(0), 1, sched, chunk, ra);
     return loop_next<T>(istart, iend);
 }
 
@@ -79,15 +79,16 @@ using namespace loom::omp::gomp;
 #define LOOM_GOMP_DOACROSS(NAME, KIND)                                                         \
     LOOM_OMP_API bool GOMP_loop_doacross_##NAME##_start(unsigned ncounts, long* counts,         \
                                                         long chunk, long* istart, long* iend) { \
-        return start_doacross<long>(ncounts, counts, kmpc_schedule(KIND, false, chunk),  \
-                                    chunk, istart, iend);                                       \
+        return start_doacross<long>(ncounts, counts, kmpc_schedule(KIND, false, chunk),         \
+                                    chunk, istart, iend, LOOM_OMPT_RA);                         \
     }                                                                                           \
     LOOM_OMP_API bool GOMP_loop_ull_doacross_##NAME##_start(                                    \
         unsigned ncounts, unsigned long long* counts, unsigned long long chunk,                 \
         unsigned long long* istart, unsigned long long* iend) {                                 \
         const auto c = static_cast<kmp_int64>(chunk);                                           \
         return start_doacross<unsigned long long>(                                              \
-            ncounts, counts, kmpc_schedule(KIND, false, c), c, istart, iend);            \
+            ncounts, counts, kmpc_schedule(KIND, false, c), c, istart, iend,                    \
+            LOOM_OMPT_RA);                                                                      \
     }
 LOOM_GOMP_DOACROSS(static, gfs_static)
 LOOM_GOMP_DOACROSS(dynamic, gfs_dynamic)
@@ -97,7 +98,7 @@ LOOM_GOMP_DOACROSS(guided, gfs_guided)
 LOOM_OMP_API bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long* counts, long* istart,
                                                    long* iend) {
     return start_doacross<long>(ncounts, counts, kmpc_schedule(gfs_runtime, false, 0), 0,
-                                istart, iend);
+                                istart, iend, LOOM_OMPT_RA);
 }
 
 LOOM_OMP_API bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts,
@@ -105,7 +106,7 @@ LOOM_OMP_API bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts,
                                                        unsigned long long* istart,
                                                        unsigned long long* iend) {
     return start_doacross<unsigned long long>(
-        ncounts, counts, kmpc_schedule(gfs_runtime, false, 0), 0, istart, iend);
+        ncounts, counts, kmpc_schedule(gfs_runtime, false, 0), 0, istart, iend, LOOM_OMPT_RA);
 }
 
 // OpenMP 5.0 (loop.c GOMP_loop_doacross_start): schedule argument, reductions, `mem`; a
@@ -119,7 +120,7 @@ LOOM_OMP_API bool GOMP_loop_doacross_start(unsigned ncounts, long* counts, long 
         return true;
     }
     return start_doacross<long>(ncounts, counts, kmpc_schedule_of(sched_arg, false, chunk), chunk,
-                                istart, iend);
+                                istart, iend, LOOM_OMPT_RA);
 }
 
 LOOM_OMP_API bool GOMP_loop_ull_doacross_start(unsigned ncounts, unsigned long long* counts,
@@ -135,7 +136,7 @@ LOOM_OMP_API bool GOMP_loop_ull_doacross_start(unsigned ncounts, unsigned long l
     const auto c = static_cast<kmp_int64>(chunk);
     return start_doacross<unsigned long long>(ncounts, counts,
                                               kmpc_schedule_of(sched_arg, false, c), c, istart,
-                                              iend);
+                                              iend, LOOM_OMPT_RA);
 }
 
 // ---- depend(source) / depend(sink: vec) (ordered.c) -----------------------------------

@@ -5,6 +5,7 @@
 #include "gomp/gomp_abi.hpp"
 #include "gomp/loop_dispatch.hpp"
 #include "gomp/parallel_start.hpp"
+#include "ompt/events.hpp"
 #include "sync/barrier.hpp"
 #include "worksharing/cancel.hpp"
 
@@ -13,8 +14,8 @@ namespace loom::omp::gomp {
 namespace {
 
 bool start_loop(long start, long end, long incr, kmp_int32 sched, long chunk, long* istart,
-                long* iend) {
-    loop_begin<long>(incr > 0, start, end, incr, sched, chunk);
+                long* iend, const void* ra) {
+    loop_begin<long>(incr > 0, start, end, incr, sched, chunk, ra);
     return loop_next<long>(istart, iend);
 }
 
@@ -31,11 +32,12 @@ struct loop_args {
     void* data;
     long start, end, incr, chunk;
     kmp_int32 sched;
+    const void* ra;  // OMPT: the construct's codeptr_ra, which each member's loop reports
 };
 
 void begin_member_loop(void* p) {
     const auto* pl = static_cast<const loop_args*>(p);
-    loop_begin<long>(pl->incr > 0, pl->start, pl->end, pl->incr, pl->sched, pl->chunk);
+    loop_begin<long>(pl->incr > 0, pl->start, pl->end, pl->incr, pl->sched, pl->chunk, pl->ra);
 }
 
 void parallel_loop_body(void* p) {
@@ -45,15 +47,15 @@ void parallel_loop_body(void* p) {
 }
 
 void run_parallel_loop(body_fn fn, void* data, unsigned num_threads, long start, long end,
-                   long incr, kmp_int32 sched, long chunk, unsigned flags) {
-    loop_args pl{fn, data, start, end, incr, chunk, sched};
+                       long incr, kmp_int32 sched, long chunk, unsigned flags, const void* ra) {
+    loop_args pl{fn, data, start, end, incr, chunk, sched, ra};
     fork(parallel_loop_body, &pl, num_threads, flags);
 }
 
 // The GCC 4.x form: the caller runs the body itself between this and GOMP_parallel_end.
 void parallel_loop_start(body_fn fn, void* data, unsigned num_threads, long start, long end,
-                         long incr, kmp_int32 sched, long chunk) {
-    auto* pl = new loop_args{fn, data, start, end, incr, chunk, sched};
+                         long incr, kmp_int32 sched, long chunk, const void* ra) {
+    auto* pl = new loop_args{fn, data, start, end, incr, chunk, sched, ra};
     split_start(fn, data, num_threads, 0, begin_member_loop, pl,
                 [](void* p) { delete static_cast<loop_args*>(p); });
 }
@@ -74,8 +76,8 @@ using namespace loom::omp::gomp;
 #define LOOM_GOMP_LOOP_CHUNKED(NAME, KIND)                                                    \
     LOOM_OMP_API bool GOMP_loop_##NAME##_start(long start, long end, long incr, long chunk,   \
                                                long* istart, long* iend) {                    \
-        return start_loop(start, end, incr, sched(KIND, chunk), chunk, istart,                \
-                          iend);                                                               \
+        return start_loop(start, end, incr, sched(KIND, chunk), chunk, istart, iend,          \
+                          LOOM_OMPT_RA);                                                      \
     }                                                                                          \
     LOOM_OMP_API bool GOMP_loop_##NAME##_next(long* istart, long* iend) {                      \
         return loop_next<long>(istart, iend);                                                  \
@@ -83,7 +85,8 @@ using namespace loom::omp::gomp;
 #define LOOM_GOMP_LOOP_RUNTIME(NAME)                                                           \
     LOOM_OMP_API bool GOMP_loop_##NAME##_start(long start, long end, long incr, long* istart,  \
                                                long* iend) {                                   \
-        return start_loop(start, end, incr, sched(gfs_runtime, 0), 0, istart, iend);           \
+        return start_loop(start, end, incr, sched(gfs_runtime, 0), 0, istart, iend,            \
+                          LOOM_OMPT_RA);                                                       \
     }                                                                                          \
     LOOM_OMP_API bool GOMP_loop_##NAME##_next(long* istart, long* iend) {                      \
         return loop_next<long>(istart, iend);                                                  \
@@ -106,7 +109,8 @@ LOOM_GOMP_LOOP_RUNTIME(maybe_nonmonotonic_runtime)
 #define LOOM_GOMP_LOOP_ORDERED(NAME, KIND)                                                    \
     LOOM_OMP_API bool GOMP_loop_ordered_##NAME##_start(long start, long end, long incr,       \
                                                        long chunk, long* istart, long* iend) { \
-        return start_loop(start, end, incr, ordered(KIND, chunk), chunk, istart, iend);       \
+        return start_loop(start, end, incr, ordered(KIND, chunk), chunk, istart, iend,         \
+                          LOOM_OMPT_RA);                                                       \
     }                                                                                          \
     LOOM_OMP_API bool GOMP_loop_ordered_##NAME##_next(long* istart, long* iend) {              \
         return next_ordered(istart, iend);                                                     \
@@ -118,7 +122,7 @@ LOOM_GOMP_LOOP_ORDERED(guided, gfs_guided)
 
 LOOM_OMP_API bool GOMP_loop_ordered_runtime_start(long start, long end, long incr, long* istart,
                                                   long* iend) {
-    return start_loop(start, end, incr, ordered(gfs_runtime, 0), 0, istart, iend);
+    return start_loop(start, end, incr, ordered(gfs_runtime, 0), 0, istart, iend, LOOM_OMPT_RA);
 }
 LOOM_OMP_API bool GOMP_loop_ordered_runtime_next(long* istart, long* iend) {
     return next_ordered(istart, iend);
@@ -133,7 +137,7 @@ LOOM_OMP_API bool GOMP_loop_start(long start, long end, long incr, long sched_ar
     workshare_extras(reductions, mem);
     if (!istart) return true;
     return start_loop(start, end, incr, kmpc_schedule_of(sched_arg, false, chunk), chunk, istart,
-                      iend);
+                      iend, LOOM_OMPT_RA);
 }
 
 LOOM_OMP_API bool GOMP_loop_ordered_start(long start, long end, long incr, long sched_arg,
@@ -142,24 +146,27 @@ LOOM_OMP_API bool GOMP_loop_ordered_start(long start, long end, long incr, long 
     workshare_extras(reductions, mem);
     if (!istart) return true;
     return start_loop(start, end, incr, kmpc_schedule_of(sched_arg, true, chunk), chunk, istart,
-                      iend);
+                      iend, LOOM_OMPT_RA);
 }
 
 // ---- loop ends (loop.c GOMP_loop_end*: the work share's end, a barrier unless nowait) ----
 // As GOMP_barrier (sync.cpp): the end of a cancelled loop ends its cancellation.
 LOOM_OMP_API void GOMP_loop_end() {
+    LOOM_OMPT_EVENT(loop_work_end(LOOM_OMPT_RA));
     end_doacross();
     workshare_leave();
     (void)cancel_barrier(current_task());
 }
 
 LOOM_OMP_API void GOMP_loop_end_nowait() {
+    LOOM_OMPT_EVENT(loop_work_end(LOOM_OMPT_RA));
     end_doacross();
     workshare_leave();
 }
 
 // True when the enclosing parallel region was cancelled (the caller then leaves it).
 LOOM_OMP_API bool GOMP_loop_end_cancel() {
+    LOOM_OMPT_EVENT(loop_work_end(LOOM_OMPT_RA));
     end_doacross();
     workshare_leave();
     return cancel_barrier(current_task());
@@ -170,14 +177,15 @@ LOOM_OMP_API bool GOMP_loop_end_cancel() {
     LOOM_OMP_API void GOMP_parallel_loop_##NAME(body_fn fn, void* data, unsigned num_threads,   \
                                                 long start, long end, long incr, long chunk,    \
                                                 unsigned flags) {                               \
-        run_parallel_loop(fn, data, num_threads, start, end, incr, sched(KIND, chunk), \
-                      chunk, flags);                                                            \
+        run_parallel_loop(fn, data, num_threads, start, end, incr, sched(KIND, chunk),         \
+                          chunk, flags, LOOM_OMPT_RA);                                         \
     }
 #define LOOM_GOMP_PARALLEL_LOOP_RUNTIME(NAME)                                                  \
     LOOM_OMP_API void GOMP_parallel_loop_##NAME(body_fn fn, void* data, unsigned num_threads,   \
                                                 long start, long end, long incr,                \
                                                 unsigned flags) {                               \
-        run_parallel_loop(fn, data, num_threads, start, end, incr, sched(gfs_runtime, 0), 0, flags); \
+        run_parallel_loop(fn, data, num_threads, start, end, incr, sched(gfs_runtime, 0), 0,   \
+                          flags, LOOM_OMPT_RA);                                                \
     }
 LOOM_GOMP_PARALLEL_LOOP(static, gfs_static)
 LOOM_GOMP_PARALLEL_LOOP(dynamic, gfs_dynamic)
@@ -194,7 +202,8 @@ LOOM_GOMP_PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime)
     LOOM_OMP_API void GOMP_parallel_loop_##NAME##_start(body_fn fn, void* data,                 \
                                                         unsigned num_threads, long start,       \
                                                         long end, long incr, long chunk) {      \
-        parallel_loop_start(fn, data, num_threads, start, end, incr, sched(KIND, chunk), chunk); \
+        parallel_loop_start(fn, data, num_threads, start, end, incr, sched(KIND, chunk), chunk, \
+                            LOOM_OMPT_RA);                                                      \
     }
 LOOM_GOMP_PARALLEL_LOOP_START(static, gfs_static)
 LOOM_GOMP_PARALLEL_LOOP_START(dynamic, gfs_dynamic)
@@ -203,5 +212,6 @@ LOOM_GOMP_PARALLEL_LOOP_START(guided, gfs_guided)
 
 LOOM_OMP_API void GOMP_parallel_loop_runtime_start(body_fn fn, void* data, unsigned num_threads,
                                                    long start, long end, long incr) {
-    parallel_loop_start(fn, data, num_threads, start, end, incr, sched(gfs_runtime, 0), 0);
+    parallel_loop_start(fn, data, num_threads, start, end, incr, sched(gfs_runtime, 0), 0,
+                        LOOM_OMPT_RA);
 }

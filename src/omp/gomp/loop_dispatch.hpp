@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "gomp/gomp_abi.hpp"
+#include "ompt/events.hpp"
 #include "parallel/thread.hpp"
 #include "worksharing/dispatch_loop.hpp"
 
@@ -70,11 +71,26 @@ inline void begin_scaled(bool up, unsigned long long start, unsigned long long e
     L.scaled_trip = trip;
 }
 
+/// Iterations of a non-empty loop [start, end) of step `incr`, for its OMPT work event.
 template <class T>
-void loop_begin(bool up, T start, T end, kmp_int64 incr, kmp_int32 sched, kmp_int64 chunk) {
+std::uint64_t loop_trip_count(bool up, T start, T end, kmp_int64 incr) {
+    const auto first = static_cast<std::uint64_t>(start);
+    const auto last = static_cast<std::uint64_t>(end) + (up ? std::uint64_t(-1) : 1);  // inclusive
+    const std::uint64_t span = up ? last - first : first - last;
+    const std::uint64_t magnitude = up ? static_cast<std::uint64_t>(incr) : 0 - static_cast<std::uint64_t>(incr);
+    return span / magnitude + 1;
+}
+
+/// `ra`: the construct's codeptr_ra (OMPT work begin; the entry point's end reports the
+/// work's end through ompt::loop_work_end).
+template <class T>
+void loop_begin(bool up, T start, T end, kmp_int64 incr, kmp_int32 sched, kmp_int64 chunk,
+                const void* ra) {
     using B = typename dispatch_of<T>::bound;
     if constexpr (std::is_same_v<T, unsigned long long>) current_task()->loop.scaled = false;
     const bool empty = up ? !(start < end) : !(start > end);
+    if (ompt::on()) [[unlikely]]
+        ompt::loop_work_begin(sched, empty ? 0 : loop_trip_count(up, start, end, incr), ra);
     if (empty) {
         dispatch_of<T>::init(sched, B(1), B(0), 1, chunk);
         return;
@@ -106,8 +122,16 @@ bool loop_next(T* istart, T* iend) {
             // (a value one step past the last iteration could wrap).
             *istart = L.scaled_base + lb * L.scaled_step;
             *iend = ub + 1 == L.scaled_trip ? L.scaled_end : L.scaled_base + (ub + 1) * L.scaled_step;
+            LOOM_OMPT_EVENT(dispatch(ompt_dispatch_ws_loop_chunk, *istart, ub - lb + 1));
             return true;
         }
+    }
+    if (ompt::on()) [[unlikely]] {
+        // The chunk's first iteration and its length (lb .. ub inclusive, step st).
+        const auto span = st > 0 ? static_cast<std::uint64_t>(ub) - static_cast<std::uint64_t>(lb)
+                                 : static_cast<std::uint64_t>(lb) - static_cast<std::uint64_t>(ub);
+        const auto magnitude = static_cast<std::uint64_t>(st > 0 ? st : -st);
+        ompt::dispatch(ompt_dispatch_ws_loop_chunk, static_cast<std::uint64_t>(lb), span / magnitude + 1);
     }
     *istart = T(lb);
     // One past the chunk's last iteration in the loop's direction: gcc's loop runs while

@@ -12,9 +12,9 @@ namespace {
 using ull = unsigned long long;
 
 bool start_loop(bool up, ull start, ull end, ull incr, kmp_int32 sched, ull chunk, ull* istart,
-                ull* iend) {
+                ull* iend, const void* ra) {
     loop_begin<ull>(up, start, end, static_cast<kmp_int64>(incr), sched,
-                    static_cast<kmp_int64>(chunk));
+                    static_cast<kmp_int64>(chunk), ra);
     return loop_next<ull>(istart, iend);
 }
 
@@ -42,8 +42,8 @@ using namespace loom::omp::gomp;
 #define LOOM_GOMP_ULL_CHUNKED(NAME, KIND)                                                      \
     LOOM_OMP_API bool GOMP_loop_ull_##NAME##_start(bool up, ull start, ull end, ull incr,       \
                                                    ull chunk, ull* istart, ull* iend) {         \
-        return start_loop(up, start, end, incr, sched(KIND, chunk), chunk, istart, \
-                          iend);                                                                \
+        return start_loop(up, start, end, incr, sched(KIND, chunk), chunk, istart, iend,        \
+                          LOOM_OMPT_RA);                                                        \
     }                                                                                           \
     LOOM_OMP_API bool GOMP_loop_ull_##NAME##_next(ull* istart, ull* iend) {                     \
         return loop_next<ull>(istart, iend);                                                    \
@@ -51,7 +51,8 @@ using namespace loom::omp::gomp;
 #define LOOM_GOMP_ULL_RUNTIME(NAME)                                                             \
     LOOM_OMP_API bool GOMP_loop_ull_##NAME##_start(bool up, ull start, ull end, ull incr,       \
                                                    ull* istart, ull* iend) {                    \
-        return start_loop(up, start, end, incr, sched(gfs_runtime, 0), 0, istart, iend);        \
+        return start_loop(up, start, end, incr, sched(gfs_runtime, 0), 0, istart, iend,         \
+                          LOOM_OMPT_RA);                                                        \
     }                                                                                           \
     LOOM_OMP_API bool GOMP_loop_ull_##NAME##_next(ull* istart, ull* iend) {                     \
         return loop_next<ull>(istart, iend);                                                    \
@@ -71,7 +72,8 @@ LOOM_GOMP_ULL_RUNTIME(maybe_nonmonotonic_runtime)
     LOOM_OMP_API bool GOMP_loop_ull_ordered_##NAME##_start(bool up, ull start, ull end,         \
                                                            ull incr, ull chunk, ull* istart,    \
                                                            ull* iend) {                         \
-        return start_loop(up, start, end, incr, ordered(KIND, chunk), chunk, istart, iend);     \
+        return start_loop(up, start, end, incr, ordered(KIND, chunk), chunk, istart,            \
+                          iend, LOOM_OMPT_RA);                                                  \
     }                                                                                           \
     LOOM_OMP_API bool GOMP_loop_ull_ordered_##NAME##_next(ull* istart, ull* iend) {             \
         return next_ordered(istart, iend);                                                      \
@@ -83,7 +85,7 @@ LOOM_GOMP_ULL_ORDERED(guided, gfs_guided)
 
 LOOM_OMP_API bool GOMP_loop_ull_ordered_runtime_start(bool up, ull start, ull end, ull incr,
                                                       ull* istart, ull* iend) {
-    return start_loop(up, start, end, incr, ordered(gfs_runtime, 0), 0, istart, iend);
+    return start_loop(up, start, end, incr, ordered(gfs_runtime, 0), 0, istart, iend, LOOM_OMPT_RA);
 }
 LOOM_OMP_API bool GOMP_loop_ull_ordered_runtime_next(ull* istart, ull* iend) {
     return next_ordered(istart, iend);
@@ -98,7 +100,7 @@ LOOM_OMP_API bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, lon
     if (!istart) return true;
     return start_loop(up, start, end, incr,
                       kmpc_schedule_of(sched_arg, false, static_cast<long>(chunk)), chunk, istart,
-                      iend);
+                      iend, LOOM_OMPT_RA);
 }
 
 LOOM_OMP_API bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, ull incr,
@@ -108,5 +110,5 @@ LOOM_OMP_API bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, ull i
     if (!istart) return true;
     return start_loop(up, start, end, incr,
                       kmpc_schedule_of(sched_arg, true, static_cast<long>(chunk)), chunk, istart,
-                      iend);
+                      iend, LOOM_OMPT_RA);
 }

@@ -10,6 +10,7 @@
 
 #include "gomp/task.hpp"
 #include "gomp/task_abi.hpp"
+#include "ompt/events.hpp"
 #include "tasking/task.hpp"
 
 using loom::omp::ident_t;
@@ -124,11 +125,30 @@ struct cursor {
     }
 };
 
+/// OMPT: task `kt`, its bounds written, runs a chunk of the taskloop of loop step `step`
+/// whose codeptr_ra is `ra`: as libomp, the chunk starts at its lowest iteration value.
 template <class T>
-void run_chunks_deferred(const task_spec& s, cursor<T>& at) {
+void report_chunk(kmp_task_t* kt, T step, const void* ra) {
+    using S = std::make_signed_t<T>;
+    using U = std::make_unsigned_t<T>;
+    const T* b = static_cast<const T*>(task_arg(kt));
+    const auto span = static_cast<S>(static_cast<U>(b[1]) - static_cast<U>(b[0]));
+    const auto st = static_cast<S>(step);
+    const auto abs_span = static_cast<U>(span < 0 ? -span : span);
+    const auto abs_step = static_cast<U>(st < 0 ? -st : st);
+    const U iterations = (abs_span + abs_step - 1) / abs_step;
+    const U first = static_cast<U>(b[0]);
+    const U lowest = st > 0 ? first : first + (iterations - 1) * static_cast<U>(st);
+    ompt::taskloop_task(tasking::record_of(kt), ra, static_cast<std::uint64_t>(lowest),
+                        static_cast<std::uint64_t>(iterations));
+}
+
+template <class T>
+void run_chunks_deferred(const task_spec& s, cursor<T>& at, T step, const void* ra) {
     for (unsigned long i = 0; i < at.c.count; ++i) {
         kmp_task_t* kt = new_task(s, true, nullptr);
         at.next(task_arg(kt));
+        if (ompt::on()) [[unlikely]] report_chunk(kt, step, ra);
         tasking::task_spawn(kt);
     }
 }
@@ -137,11 +157,12 @@ void run_chunks_deferred(const task_spec& s, cursor<T>& at) {
 // copies are made before the first chunk runs, as libgomp does (taskloop.c); without,
 // the chunks run on gcc's own block.
 template <class T>
-void run_chunks_now(const task_spec& s, cursor<T>& at) {
+void run_chunks_now(const task_spec& s, cursor<T>& at, T step, const void* ra) {
     if (!s.cpyfn) {
         for (unsigned long i = 0; i < at.c.count; ++i) {
             kmp_task_t* kt = new_task(s, false, nullptr);
             at.next(task_arg(kt));
+            if (ompt::on()) [[unlikely]] report_chunk(kt, step, ra);
             run_undeferred(kt);
         }
         return;
@@ -150,6 +171,7 @@ void run_chunks_now(const task_spec& s, cursor<T>& at) {
     for (kmp_task_t*& kt : tasks) kt = new_task(s, true, nullptr);
     for (kmp_task_t* kt : tasks) {
         at.next(task_arg(kt));
+        if (ompt::on()) [[unlikely]] report_chunk(kt, step, ra);
         run_undeferred(kt);
     }
 }
@@ -165,7 +187,7 @@ std::uintptr_t* reductions_of(void* data) {
 }
 
 template <class T>
-void taskloop(const task_spec& s, unsigned long num_tasks, T start, T end, T step) {
+void taskloop(const task_spec& s, unsigned long num_tasks, T start, T end, T step, const void* ra) {
     const auto n = trip_count(s.flags, start, end, step);
     const bool group = !(s.flags & task_nogroup);
     const bool reduce = group && (s.flags & task_reduction);
@@ -178,11 +200,13 @@ void taskloop(const task_spec& s, unsigned long num_tasks, T start, T end, T ste
                                                    : by_num_tasks(num_tasks, n, step)};
     if (group) tasking::open_group(tasking::current_here());
     if (reduce) GOMP_taskgroup_reduction_register(reductions_of<T>(s.data));
+    LOOM_OMPT_EVENT(work(ompt_work_taskloop, ompt_scope_begin, static_cast<std::uint64_t>(n), ra));
     if (s.flags & task_if) {
-        run_chunks_deferred(s, at);
+        run_chunks_deferred(s, at, step, ra);
     } else {
-        run_chunks_now(s, at);
+        run_chunks_now(s, at, step, ra);
     }
+    LOOM_OMPT_EVENT(work(ompt_work_taskloop, ompt_scope_end, static_cast<std::uint64_t>(n), ra));
     if (group) tasking::close_group(tasking::current_here());
 }
 
@@ -204,7 +228,7 @@ LOOM_OMP_API void GOMP_taskloop(gomp::body_fn fn, void* data, gomp::copy_fn cpyf
                                 long arg_align, unsigned flags, unsigned long num_tasks,
                                 int priority, long start, long end, long step) {
     gomp::taskloop<long>(gomp::spec_of(fn, data, cpyfn, arg_size, arg_align, flags, priority),
-                         num_tasks, start, end, step);
+                         num_tasks, start, end, step, LOOM_OMPT_RA);
 }
 
 // libgomp_g.h: the same with unsigned long long start, end, step; the direction is
@@ -216,5 +240,5 @@ LOOM_OMP_API void GOMP_taskloop_ull(gomp::body_fn fn, void* data, gomp::copy_fn 
                                     unsigned long long step) {
     gomp::taskloop<unsigned long long>(
         gomp::spec_of(fn, data, cpyfn, arg_size, arg_align, flags, priority), num_tasks, start,
-        end, step);
+        end, step, LOOM_OMPT_RA);
 }

@@ -12,7 +12,7 @@ using namespace loom::omp;
 // OpenMP 5.1 error directive: severity 1 = warning, 2 = fatal.
 LOOM_OMP_API void __kmpc_error(ident_t* loc, int severity, const char* message) {
     LOOM_OMPT_EVENT(error(severity, message, LOOM_OMPT_RA));
-    report_error_directive(loc ? loc->psource : nullptr, severity, message);
+    report_error_directive_kmpc(loc ? loc->psource : nullptr, severity, message);
 }
 
 LOOM_OMP_API void __kmpc_set_thread_limit(ident_t*, kmp_int32, kmp_int32 limit) {

@@ -150,6 +150,7 @@ LOOM_OMP_API void __kmpc_task_reduction_modifier_fini(ident_t*, int, int) {
 LOOM_OMP_API void __kmpc_taskloop(ident_t* loc, kmp_int32 gtid, kmp_task_t* task, kmp_int32 if_val,
                                   kmp_uint64* lb, kmp_uint64* ub, kmp_int64 st, kmp_int32 nogroup,
                                   kmp_int32 sched, kmp_uint64 grainsize, void* task_dup) {
+    LOOM_OMPT_ENTER();
     taskloop(loc, gtid, task, if_val, lb, ub, st, nogroup, sched, grainsize, 0, task_dup);
 }
 
@@ -157,5 +158,6 @@ LOOM_OMP_API void __kmpc_taskloop_5(ident_t* loc, kmp_int32 gtid, kmp_task_t* ta
                                     kmp_int32 if_val, kmp_uint64* lb, kmp_uint64* ub, kmp_int64 st,
                                     kmp_int32 nogroup, kmp_int32 sched, kmp_uint64 grainsize,
                                     kmp_int32 modifier, void* task_dup) {
+    LOOM_OMPT_ENTER();
     taskloop(loc, gtid, task, if_val, lb, ub, st, nogroup, sched, grainsize, modifier, task_dup);
 }

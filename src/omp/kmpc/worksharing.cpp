@@ -25,38 +25,6 @@ ompt_work_t static_work_type(const ident_t* loc) {
     return ompt_work_loop_static;
 }
 
-// OMPT work type of a dispatched loop, as libomp names them: its schedule kind with
-// schedule(runtime) resolved through run-sched-var, auto counted as guided (the way
-// both runtimes serve it). Remembered for the loop's end event.
-ompt_work_t dispatch_work_type(kmp_int32 schedule) {
-    int s = base_schedule(schedule);
-    if (s == sch_runtime || s == sch_runtime_simd) {
-        switch (current_task()->icv.sched.kind) {
-        case omp_sched_dynamic: s = sch_dynamic_chunked; break;
-        case omp_sched_guided: s = sch_guided_chunked; break;
-        case omp_sched_auto: s = sch_auto; break;
-        case omp_sched_static: s = sch_static; break;
-        default: s = sch_trapezoidal; break;
-        }
-    }
-    ompt_work_t w = ompt_work_loop_other;
-    switch (s) {
-    case sch_static_chunked: case sch_static: case sch_static_greedy: case sch_static_balanced:
-    case sch_static_balanced_chunked:
-        w = ompt_work_loop_static; break;
-    case sch_dynamic_chunked: case sch_static_steal:
-        w = ompt_work_loop_dynamic; break;
-    case sch_guided_chunked: case sch_auto: case sch_guided_iterative_chunked:
-    case sch_guided_analytical_chunked: case sch_guided_simd: case sch_trapezoidal:
-        w = ompt_work_loop_guided; break;
-    default: break;
-    }
-    // A team of one runs guided and auto loops as one static block (libomp too).
-    if (w == ompt_work_loop_guided && current_task()->nthreads == 1) w = ompt_work_loop_static;
-    this_thread()->ompt_loop_work = w;
-    return w;
-}
-
 // The dispatch event of a static loop's share (libomp reports the first chunk): a
 // section names the construct by its codeptr_ra, a loop or distribute its chunk.
 void static_chunk_event(const ident_t* loc, std::int64_t lo, std::int64_t up, std::int64_t incr,
@@ -72,7 +40,6 @@ void static_chunk_event(const ident_t* loc, std::int64_t lo, std::int64_t up, st
                    static_cast<std::uint64_t>(lo), n);
 }
 
-ompt_work_t dispatch_work_type() { return static_cast<ompt_work_t>(this_thread()->ompt_loop_work); }
 }  // namespace
 
 // ---- static loops ---------------------------------------------------------------------
@@ -115,9 +82,9 @@ LOOM_OMP_API void __kmpc_for_static_fini(ident_t* loc, kmp_int32) {
 #define LOOM_DISPATCH(SUFFIX, T, ST)                                                            \
     LOOM_OMP_API void __kmpc_dispatch_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 schedule,    \
                                                     T lb, T ub, ST st, ST chunk) {             \
-        LOOM_OMPT_EVENT(work(dispatch_work_type(schedule), ompt_scope_begin,                  \
-                             static_cast<std::uint64_t>(ub - lb) / static_cast<std::uint64_t>(st ? st : 1) + 1, \
-                             LOOM_OMPT_RA));                                                   \
+        LOOM_OMPT_EVENT(loop_work_begin(schedule,                                               \
+                                        static_cast<std::uint64_t>(ub - lb) / static_cast<std::uint64_t>(st ? st : 1) + 1, \
+                                        LOOM_OMPT_RA));                                        \
         dispatch_init<T, ST>(current_task(), schedule, lb, ub, st, chunk);                     \
     }                                                                                          \
     LOOM_OMP_API int __kmpc_dispatch_next_##SUFFIX(ident_t*, kmp_int32, kmp_int32* last,       \
@@ -128,7 +95,7 @@ LOOM_OMP_API void __kmpc_for_static_fini(ident_t* loc, kmp_int32) {
                 ompt::dispatch(ompt_dispatch_ws_loop_chunk, static_cast<std::uint64_t>(*lb),   \
                                static_cast<std::uint64_t>(*ub - *lb) + 1);                    \
             else                                                                               \
-                ompt::work(dispatch_work_type(), ompt_scope_end, 0, LOOM_OMPT_RA);            \
+                ompt::loop_work_end(LOOM_OMPT_RA);                                             \
         }                                                                                      \
         return more;                                                                           \
     }                                                                                          \
@@ -270,15 +237,18 @@ LOOM_OMP_API void __kmpc_end_reduce(ident_t*, kmp_int32, kmp_critical_name*) {
 
 // ---- cancellation ------------------------------------------------------------------------
 
+// kind: 1 parallel, 2 loop, 3 sections, 4 taskgroup (kmp.h cancel_*). As libomp, a
+// request reports `activated` only when it took effect, a cancellation point
+// `detected` only when it finds its construct cancelled.
 LOOM_OMP_API kmp_int32 __kmpc_cancel(ident_t*, kmp_int32, kmp_int32 kind) {
-    // kind: 1 parallel, 2 loop, 3 sections, 4 taskgroup (kmp.h cancel_*).
-    LOOM_OMPT_EVENT(cancel(ompt_cancel_activated | (kind == 1 ? ompt_cancel_parallel : kind == 2 ? ompt_cancel_loop
-                                                  : kind == 3 ? ompt_cancel_sections : ompt_cancel_taskgroup),
-                           LOOM_OMPT_RA));
-    return request_cancel(kind) ? 1 : 0;
+    if (!request_cancel(kind)) return 0;
+    LOOM_OMPT_EVENT(cancel_construct(kind, ompt_cancel_activated, LOOM_OMPT_RA));
+    return 1;
 }
 LOOM_OMP_API kmp_int32 __kmpc_cancellationpoint(ident_t*, kmp_int32, kmp_int32 kind) {
-    return cancellation_point(kind) ? 1 : 0;
+    if (!cancellation_point(kind)) return 0;
+    LOOM_OMPT_EVENT(cancel_construct(kind, ompt_cancel_detected, LOOM_OMPT_RA));
+    return 1;
 }
 LOOM_OMP_API kmp_int32 __kmpc_cancel_barrier(ident_t*, kmp_int32) {
     LOOM_OMPT_EVENT(sync_region(ompt_sync_region_barrier_implicit_workshare, ompt_scope_begin, LOOM_OMPT_RA));

@@ -116,8 +116,10 @@ tasking::tdata* parent_of(tasking::tdata* d) {
     return tasking::parent_is_task(rec) ? reinterpret_cast<tasking::tdata*>(tasking::parent_node(rec)) : nullptr;
 }
 
+// The flags task_create reported (a task created before the tool started has none).
 int explicit_flags(tasking::tdata* d) {
     ext::task* rec = tasking::record_of(d);
+    if (const tasking::extra* x = tasking::extra_of(rec); x && x->ompt_flags) return x->ompt_flags;
     int f = ompt_task_explicit;
     if (!(rec->flags & tasking::f_tied)) f |= ompt_task_untied;
     if (rec->flags & tasking::f_final) f |= ompt_task_final;
@@ -131,17 +133,25 @@ int get_task_info(int level, int* flags, ompt_data_t** tdata_out, ompt_frame_t**
     implicit_task* it = th->current;
     auto* rc = static_cast<tasking::root_ctx*>(it->tasking);
     tasking::tdata* d = rc ? rc->current : nullptr;
-    // The explicit tasks first, innermost out, then the implicit tasks.
-    for (; d && level > 0; --level) d = parent_of(d);
+    // Innermost out: the explicit tasks running in an implicit task, then the implicit
+    // task, then the explicit task that encountered its region, and so on.
+    for (; level > 0; --level) {
+        if (d) {
+            d = parent_of(d);
+            continue;
+        }
+        d = it->ompt_encountering;
+        it = it->parent;
+        if (!it) return 0;
+    }
     if (d) {
         tasking::extra* x = tasking::extra_of(tasking::record_of(d));
         if (flags) *flags = explicit_flags(d);
         if (tdata_out) *tdata_out = x ? &x->ompt_task : nullptr;
         if (frame) *frame = x ? &x->ompt_frame : nullptr;
     } else {
-        for (; it && level > 0; --level) it = it->parent;
-        if (!it) return 0;
-        if (flags) *flags = it->parent ? ompt_task_implicit : ompt_task_initial;
+        // As libomp: an implicit task is undeferred (its encountering thread runs it).
+        if (flags) *flags = it->parent ? ompt_task_implicit | ompt_task_undeferred : ompt_task_initial;
         if (tdata_out) *tdata_out = &it->ompt_task;
         if (frame) *frame = &it->ompt_frame;
     }

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <string>
 
+#include "abi.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
@@ -187,15 +188,67 @@ void work(ompt_work_t type, ompt_scope_endpoint_t endpoint, std::uint64_t count,
         f(type, endpoint, region_of(this_thread()->current), current_task_data(), count, ra);
 }
 
+namespace {
+
+// OMPT work type of a dispatched loop, as libomp names them: its schedule kind with
+// schedule(runtime) resolved through run-sched-var, auto counted as guided (the way
+// both runtimes serve it).
+ompt_work_t loop_work_type(int schedule) {
+    int s = base_schedule(schedule);
+    if (s == sch_runtime || s == sch_runtime_simd) {
+        switch (current_task()->icv.sched.kind) {
+        case omp_sched_dynamic: s = sch_dynamic_chunked; break;
+        case omp_sched_guided: s = sch_guided_chunked; break;
+        case omp_sched_auto: s = sch_auto; break;
+        case omp_sched_static: s = sch_static; break;
+        default: s = sch_trapezoidal; break;
+        }
+    }
+    ompt_work_t w = ompt_work_loop_other;
+    switch (s) {
+    case sch_static_chunked: case sch_static: case sch_static_greedy: case sch_static_balanced:
+    case sch_static_balanced_chunked:
+        w = ompt_work_loop_static; break;
+    case sch_dynamic_chunked: case sch_static_steal:
+        w = ompt_work_loop_dynamic; break;
+    case sch_guided_chunked: case sch_auto: case sch_guided_iterative_chunked:
+    case sch_guided_analytical_chunked: case sch_guided_simd: case sch_trapezoidal:
+        w = ompt_work_loop_guided; break;
+    default: break;
+    }
+    // A team of one runs guided and auto loops as one static block (libomp too).
+    if (w == ompt_work_loop_guided && current_task()->nthreads == 1) w = ompt_work_loop_static;
+    return w;
+}
+
+}  // namespace
+
+void loop_work_begin(int schedule, std::uint64_t count, const void* ra) {
+    const ompt_work_t w = loop_work_type(schedule);
+    this_thread()->ompt_loop_work = w;
+    work(w, ompt_scope_begin, count, ra);
+}
+
+void loop_work_end(const void* ra) {
+    thread_state* th = this_thread();
+    const auto w = static_cast<ompt_work_t>(th->ompt_loop_work);
+    if (!w) return;
+    th->ompt_loop_work = 0;
+    work(w, ompt_scope_end, 0, ra);
+}
+
 void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iterations) {
+    dispatch_chunk(this_thread()->current, current_task_data(), kind, ompt_dispatch_chunk_t{start, iterations});
+}
+
+void dispatch_chunk(implicit_task* it, ompt_data_t* task, ompt_dispatch_t kind, ompt_dispatch_chunk_t chunk) {
     auto f = callback<ompt_callback_dispatch_t>(ompt_callback_dispatch);
     if (!f) return;
     // A chunk is reported by its first iteration and its length (the spec's
     // ompt_dispatch_chunk_t, passed by address in instance.ptr).
-    ompt_dispatch_chunk_t chunk{start, iterations};
     ompt_data_t instance;
     instance.ptr = &chunk;
-    f(region_of(this_thread()->current), current_task_data(), kind, instance);
+    f(region_of(it), task, kind, instance);
 }
 
 void dispatch_section(const void* ra) {
@@ -231,6 +284,14 @@ void reduction(ompt_scope_endpoint_t endpoint, const void* ra) {
 
 void cancel(int flags, const void* ra) {
     if (auto f = callback<ompt_callback_cancel_t>(ompt_callback_cancel)) f(current_task_data(), flags, ra);
+}
+
+void cancel_construct(int kind, int how, const void* ra) {
+    const int construct = kind == cancel_parallel ? ompt_cancel_parallel
+                          : kind == cancel_loop   ? ompt_cancel_loop
+                          : kind == cancel_sections ? ompt_cancel_sections
+                                                    : ompt_cancel_taskgroup;
+    cancel(construct | how, ra);
 }
 
 }  // namespace loom::omp::ompt

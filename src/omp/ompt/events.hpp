@@ -79,11 +79,24 @@ int nest_lock_test_traced(void* lk, const char* routine, std::uintptr_t owner, c
 
 // ---- worksharing, masked, cancellation ----------------------------------------------
 void work(ompt_work_t type, ompt_scope_endpoint_t endpoint, std::uint64_t count, const void* ra);
+/// A dispatched worksharing loop (kmpc schedule `schedule`, `count` iterations) begins
+/// for the calling member: work begin typed as libomp types it (loop_static, _dynamic,
+/// _guided or _other; schedule(runtime) resolved, a team of one's guided loop static),
+/// remembered for loop_work_end.
+void loop_work_begin(int schedule, std::uint64_t count, const void* ra);
+/// The loop loop_work_begin reported ends for the calling member (nothing if none began).
+void loop_work_end(const void* ra);
 void dispatch(ompt_dispatch_t kind, std::uint64_t start, std::uint64_t iterations);
+/// A chunk of task `task` (in implicit task `it`'s region) begins.
+void dispatch_chunk(implicit_task* it, ompt_data_t* task, ompt_dispatch_t kind, ompt_dispatch_chunk_t chunk);
 /// A section begins: its instance is the construct's codeptr_ra.
 void dispatch_section(const void* ra);
 void masked(ompt_scope_endpoint_t endpoint, const void* ra);
 void cancel(int flags, const void* ra);
+/// cancel of the construct of cancel_kind `kind` (abi.hpp) in the calling task; `how`:
+/// ompt_cancel_activated (a request that took effect) or ompt_cancel_detected (a
+/// cancellation point that found the construct cancelled).
+void cancel_construct(int kind, int how, const void* ra);
 /// omp_control_tool: the tool's answer, -1 if it registered no control_tool callback.
 int control_tool(int command, int modifier, void* arg, const void* ra);
 /// The error directive (severity 1 warning, 2 fatal), before loom reports it.
@@ -92,6 +105,9 @@ void error(int severity, const char* message, const void* ra);
 void reduction(ompt_scope_endpoint_t endpoint, const void* ra);
 
 // ---- explicit tasks (task_events.cpp) ----------------------------------------------------
+/// The explicit task running in implicit task `it` (null: `it` itself), which encounters
+/// a region forked there.
+tasking::tdata* encountering_task(implicit_task* it);
 /// The tool data of the running task (explicit or implicit) of the calling thread.
 ompt_data_t* current_task_data();
 ompt_frame_t* current_task_frame();
@@ -115,10 +131,20 @@ ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::td
 /// is none, and `si` copies the creator's): keeps the copied tool data only where it
 /// names a context of this thread that a tool may still hold (task_events.cpp).
 void stand_in(implicit_task* si, implicit_task* member);
+/// Task `rec` of a taskloop whose codeptr_ra is `ra` runs `iterations` iterations from
+/// `start` (libomp's chunk: the lowest iteration value for a decreasing loop): its
+/// task_create reports `ra`, and its start a dispatch (ompt_dispatch_taskloop_chunk).
+void taskloop_task(ext::task* rec, const void* ra, std::uint64_t start, std::uint64_t iterations);
 /// The next task_switch_in of this thread is a taskyield's (status ompt_task_yield).
 void next_switch_is_yield() noexcept;
-/// Task `d` ended (its body returned): task_schedule back to `prior`.
-void task_switch_out(tasking::tdata* d, ompt_data_t* prior);
+/// Task `d` (which ran `prev`, null: the implicit task `it`) belongs to a cancelled
+/// taskgroup and is discarded, not run: as libomp, no switch to it, a cancel event
+/// (discarded_task, no code pointer); returns the prior task's data for switch_out.
+ompt_data_t* task_discarded(tasking::tdata* prev, implicit_task* it, tasking::tdata* d);
+/// Task `d` ended (its body returned, or it was discarded): task_schedule back to
+/// `prior`, with status ompt_task_cancel when its taskgroup is cancelled, and
+/// ompt_task_detach when `detached` (a body that ended before its event was fulfilled).
+void task_switch_out(tasking::tdata* d, ompt_data_t* prior, bool detached = false);
 /// Task `rec` with the depend lists of its construct is launched: task_create (with
 /// has_dependences) and, for non-empty lists, dependences, before any edge is added.
 void task_launched_with_deps(ext::task* rec, int n1, const kmp_depend_info* l1, int n2,
@@ -136,6 +162,7 @@ void doacross_dependences(ompt_dependence_type_t type, const std::uint64_t* iter
 /// Held (while a tool is active) around adding an edge from a task's dependence node,
 /// and around closing it when the task completes: a task_dependence event reads the
 /// source task's data, which must not be freed meanwhile. A few locks, striped by node.
+/// Also around a detached task's completion race (tasking/event.cpp), by extra block.
 void lock_depnode(const void* node) noexcept;
 void unlock_depnode(const void* node) noexcept;
 

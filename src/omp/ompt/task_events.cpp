@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "loom/ext/spin.hpp"
+#include "env/icv.hpp"
 #include "parallel/thread.hpp"
 #include "tasking/task.hpp"
 
@@ -21,6 +22,11 @@ tasking::tdata* running_explicit(thread_state* th) {
 }
 
 }  // namespace
+
+tasking::tdata* encountering_task(implicit_task* it) {
+    auto* rc = static_cast<tasking::root_ctx*>(it->tasking);
+    return rc ? rc->current : nullptr;
+}
 
 ompt_data_t* task_data_of(tasking::tdata* d) {
     tasking::extra* x = tasking::ensure_extra(tasking::record_of(d));
@@ -72,6 +78,8 @@ void task_create(tasking::tdata* d, int flags, bool has_deps, const void* ra) {
     // exit_frame of an undeferred task (undeferred_frames runs first).
     ompt_data_t* mine = task_data_of(d);
     *mine = ompt_data_t{};
+    // ompt_get_task_info answers with the same flags (undeferred is known only here).
+    tasking::extra_of(tasking::record_of(d))->ompt_flags = flags;
     if (auto f = callback<ompt_callback_task_create_t>(ompt_callback_task_create))
         f(current_task_data(), current_task_frame(), mine, flags, has_deps ? 1 : 0, ra);
 }
@@ -131,11 +139,15 @@ depnode_lock& stripe(const void* node) noexcept {
     return g_depnode_locks[(reinterpret_cast<std::uintptr_t>(node) >> 7) % n_depnode_locks];
 }
 
-int task_flags(const ext::task* rec, bool undeferred) noexcept {
+int task_flags(ext::task* rec, bool undeferred) noexcept {
     int flags = ompt_task_explicit;
     if (!(rec->flags & tasking::f_tied)) flags |= ompt_task_untied;
     if (rec->flags & tasking::f_final) flags |= ompt_task_final;
-    if (undeferred || (rec->user & tasking::u_included)) flags |= ompt_task_undeferred;
+    // Included tasks run at once: descendants of a final task, and tasks of a team of
+    // one (libomp's serialized team), hidden helper tasks excepted (launch()).
+    const bool in_team_of_one = !(rec->user & tasking::u_helper) && tasking::data_of(rec)->root->immediate;
+    const bool included = (rec->user & tasking::u_included) || in_team_of_one;
+    if (undeferred || included) flags |= ompt_task_undeferred;
     return flags;
 }
 
@@ -218,6 +230,11 @@ void stand_in(implicit_task* si, implicit_task* member) {
     if (!parked_here) si->ompt_task = ompt_data_t{};
 }
 
+void taskloop_task(ext::task* rec, const void* ra, std::uint64_t start, std::uint64_t iterations) {
+    t_return_address = ra;
+    tasking::ensure_extra(rec)->ompt_chunk = ompt_dispatch_chunk_t{start, iterations};
+}
+
 ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d) {
     ompt_data_t* prior = prev ? task_data_of(prev) : &it->ompt_task;
     const ompt_task_status_t status = t_yielding ? ompt_task_yield : ompt_task_switch;
@@ -226,14 +243,32 @@ ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::td
     tasking::ensure_extra(tasking::record_of(d))->ompt_outer = t_running_explicit;
     t_running_explicit = mine;
     task_schedule(prior, status, mine);
+    // A taskloop task's chunk, once, as it starts (an untied task may switch in again).
+    tasking::extra* x = tasking::extra_of(tasking::record_of(d));
+    if (x && x->ompt_chunk.iterations) {
+        dispatch_chunk(it, &x->ompt_task, ompt_dispatch_taskloop_chunk, x->ompt_chunk);
+        x->ompt_chunk = ompt_dispatch_chunk_t{};
+    }
     return prior;
 }
 
-void task_switch_out(tasking::tdata* d, ompt_data_t* prior) {
+ompt_data_t* task_discarded(tasking::tdata* prev, implicit_task* it, tasking::tdata* d) {
+    // Never switched in, but task_switch_out follows: it restores what this keeps.
+    tasking::ensure_extra(tasking::record_of(d))->ompt_outer = t_running_explicit;
+    if (auto f = callback<ompt_callback_cancel_t>(ompt_callback_cancel))
+        f(task_data_of(d), ompt_cancel_taskgroup | ompt_cancel_discarded_task, nullptr);
+    return prev ? task_data_of(prev) : &it->ompt_task;
+}
+
+void task_switch_out(tasking::tdata* d, ompt_data_t* prior, bool detached) {
+    ext::task* rec = tasking::record_of(d);
     // Tasks nest on a worker's stack of fibers; one that parked and resumed elsewhere
     // (untied) restores that worker's record, a known imprecision.
-    t_running_explicit = tasking::ensure_extra(tasking::record_of(d))->ompt_outer;
-    task_schedule(task_data_of(d), ompt_task_complete, prior);
+    t_running_explicit = tasking::ensure_extra(rec)->ompt_outer;
+    // Not only tasks marked u_cancel_check: an undeferred task is never launched.
+    const bool cancelled = globals().cancellation && tasking::in_cancelled_group(rec);
+    const ompt_task_status_t status = detached ? ompt_task_detach : cancelled ? ompt_task_cancel : ompt_task_complete;
+    task_schedule(task_data_of(d), status, prior);
 }
 
 }  // namespace loom::omp::ompt

@@ -324,10 +324,12 @@ void run_league_team_observed(implicit_task& team, ompt_data_t& league, kmpc_mic
     ompt::league_initial_task(&team, &league, ompt_scope_end, team.num_teams, team.team_num);
 }
 
+// `requested`: the region's OMPT requested_team_size.
 void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int argc,
-                    void** args, int league_teams, const task_icvs* icvs = nullptr) {
+                    void** args, int league_teams, const task_icvs* icvs = nullptr, int requested = 1) {
     implicit_task child;
     child.parent = parent;
+    if (ompt::on()) [[unlikely]] child.ompt_encountering = ompt::encountering_task(parent);
     child.level = league_teams ? parent->level : parent->level + 1;
     child.active_level = parent->active_level;
     child.in_league = parent->in_league || league_teams > 0;
@@ -341,11 +343,12 @@ void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int 
         child.icv = parent->icv;
     else
         inherit_icvs(parent->icv, child.icv);
-    // OMPT: a league is one region of league_teams teams, a plain region one of 1 thread.
+    // OMPT: a league is one region of league_teams teams, a plain region one of the
+    // threads it asked for.
     ompt_data_t league{};
     ompt_data_t* region = league_teams ? &league : &child.ompt_parallel;
     const int flags = league_teams ? ompt_league_flags : ompt_flags;
-    const void* ra = ompt::on() ? ompt::parallel_begin(parent, region, league_teams ? league_teams : 1, flags) : nullptr;
+    const void* ra = ompt::on() ? ompt::parallel_begin(parent, region, league_teams ? league_teams : requested, flags) : nullptr;
     th->current = &child;
     if (league_teams) {
         for (int j = 0; j < league_teams; ++j) {
@@ -397,10 +400,10 @@ pushed_request take_pushed(thread_state* th) {
 // libomp 19's text (OpenMP 6.0, num_threads clause).
 void check_strict(const pushed_request& p, int got) {
     if (p.severity == 0 || got >= p.nthreads) return;
-    report_error_directive(p.loc ? p.loc->psource : nullptr, p.severity,
-                           p.message ? p.message
-                                     : "Cannot form team with number of threads specified by "
-                                       "strict num_threads clause.");
+    report_error_directive_kmpc(p.loc ? p.loc->psource : nullptr, p.severity,
+                                p.message ? p.message
+                                          : "Cannot form team with number of threads specified by "
+                                            "strict num_threads clause.");
 }
 
 // ICVs of the implicit tasks of a region: inherited, then a num_threads list's entries
@@ -504,9 +507,11 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     } else {
         n = req > 0 ? req : parent->icv.nthreads;
         if (n <= 0) n = pool_size();
+        // As libomp: the clause or nthreads-var, also for a region that max-active-levels
+        // or a serial library serializes; an if(false) region asks for one thread.
+        requested = parallel_if ? n : 1;
         if (!parallel_if || parent->active_level >= parent->icv.max_active_levels) n = 1;
         if (globals().library == 0) n = 1;
-        requested = n;
         if (tl > 0 && n > 1) n = cg.take(parent, n, tl);
         child = child_icvs_of(parent->icv, push, tl);
     }
@@ -521,7 +526,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         release_promised(th);  // workers omp_get_max_threads() claimed for a larger team
         end_task_region(th);
         if (league_teams == 0) check_strict(push, 1);
-        run_serialized(th, parent, fn, argc, args, league_teams, &child);
+        run_serialized(th, parent, fn, argc, args, league_teams, &child, requested);
         return;
     }
 
@@ -571,7 +576,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         if (!t->hot) delete t;
         if (master_claimed) claims::release(static_cast<unsigned>(w));
         check_strict(push, 1);
-        run_serialized(th, parent, fn, argc, args, 0, &child);
+        run_serialized(th, parent, fn, argc, args, 0, &child, requested);
         return;
     }
     if (league_teams == 0) check_strict(push, m);
@@ -598,7 +603,11 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     }
     set_if_changed(t->child_icvs, child);
     // Before the start word: members report their implicit tasks with this region's data.
-    const void* ompt_ra = ompt::on() ? ompt::parallel_begin(parent, &t->ompt_parallel, requested, ompt_flags) : nullptr;
+    const void* ompt_ra = nullptr;
+    if (ompt::on()) [[unlikely]] {
+        t->ompt_encountering = ompt::encountering_task(parent);
+        ompt_ra = ompt::parallel_begin(parent, &t->ompt_parallel, requested, ompt_flags);
+    }
     reset_team_for_region(t, m);
     set_if_changed(t->slots[0].worker, w);
     t->start_join_target = t->join_target;
@@ -703,6 +712,7 @@ void begin_serialized_region() {
     take_pushed(th);
     auto* child = new implicit_task;
     child->parent = parent;
+    if (ompt::on()) [[unlikely]] child->ompt_encountering = ompt::encountering_task(parent);
     child->level = parent->level + 1;
     child->active_level = parent->active_level;
     child->in_league = parent->in_league;

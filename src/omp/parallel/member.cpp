@@ -20,6 +20,7 @@ void setup_task(team* t, int i, implicit_task& it, int worker) {
     std::atomic_ref(it.share_done).store(false, std::memory_order_relaxed);
     it.tm = t->league ? nullptr : t;
     it.parent = t->parent;
+    if (ompt::on()) [[unlikely]] it.ompt_encountering = t->ompt_encountering;
     it.tid = t->league ? 0 : i;
     it.nthreads = t->league ? 1 : t->nthreads;
     it.level = t->league ? t->parent->level : t->level;

@@ -68,6 +68,7 @@ struct team {
     member_slot* slots = nullptr;       // capacity entries
     bool hot = false;                   // cached by its master thread (members linger)
     ompt_data_t ompt_parallel{};        // OMPT: the tool's data of the current region
+    tasking::tdata* ompt_encountering = nullptr;  // OMPT: its encountering explicit task
 
     // ---- the master's own (a store here must not take the line above from the members,
     // which read it in every region: fork writes those fields only when they change) --

@@ -20,6 +20,9 @@
 namespace loom::omp {
 
 struct team;
+namespace tasking {
+struct tdata;
+}
 
 /// Private state of the dynamic (dispatch) loop an implicit task is in (dispatch.cpp).
 struct dispatch_buffer;
@@ -86,6 +89,9 @@ struct implicit_task {
     ompt_data_t ompt_task{};
     ompt_data_t ompt_parallel{};
     ompt_frame_t ompt_frame{};
+    // OMPT: the explicit task that encountered the region (null: `parent` itself), the
+    // next task out in ompt_get_task_info's ancestry. Set only while a tool is active.
+    tasking::tdata* ompt_encountering = nullptr;
 };
 
 /// State of one OS thread known to the runtime.
@@ -121,7 +127,7 @@ struct thread_state {
     ompt_data_t ompt_thread{};
     int ompt_state = 0;
     std::uint64_t ompt_wait_id = 0;
-    int ompt_loop_work = 0;
+    int ompt_loop_work = 0;  // OMPT: work type of the dispatched loop it is in, 0: none
     bool ompt_reduce_open = false;  // a reported reduction ends at __kmpc_end_reduce*  // ompt_work_t of the dynamic loop this thread is in (its end event)
 };
 

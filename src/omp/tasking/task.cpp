@@ -255,6 +255,14 @@ inline void run_parts(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid) {
 
 }  // namespace
 
+bool in_cancelled_group(ext::task* rec) noexcept {
+    for (ext::task* r = rec;;) {
+        if (tgroup* g = rel_group(r)) return g->is_cancelled();
+        if (!parent_is_task(r)) return false;
+        r = record_of(reinterpret_cast<tdata*>(parent_node(r)));
+    }
+}
+
 void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     tdata* d = data_of(rec);
     kmp_task_t* kt = ktask_of(rec);
@@ -291,25 +299,14 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     }
     if (from_loop) prev_it = &th->initial;
     tdata* prev_cur = rc->current;
+    // cancel taskgroup: tasks of a cancelled group that did not start are discarded.
+    const bool run_body = (rec->user & u_cancel_check) == 0 || !in_cancelled_group(rec);
     ompt_data_t* ompt_prior = nullptr;
-    if (ompt::on()) ompt_prior = ompt::task_switch_in(prev_cur, use, d);
+    if (ompt::on()) ompt_prior = run_body ? ompt::task_switch_in(prev_cur, use, d) : ompt::task_discarded(prev_cur, use, d);
     rc->current = d;
     th->current = use;
     rec->flags |= f_running;
 
-    bool run_body = true;
-    if ((rec->user & u_cancel_check) != 0) {
-        // cancel taskgroup: tasks of a cancelled group that did not start are skipped.
-        for (ext::task* r = rec;;) {
-            tgroup* g = rel_group(r);
-            if (g) {
-                if (g->is_cancelled()) run_body = false;
-                break;
-            }
-            if (!parent_is_task(r)) break;
-            r = record_of(reinterpret_cast<tdata*>(parent_node(r)));
-        }
-    }
     if (run_body && kt->routine) {  // a null routine is an empty task (taskwait nowait)
         if (__builtin_expect(ompt_prior != nullptr, 0)) run_parts_observed(kt, rec, th->gtid, ompt::task_frame_of(d));
         else if (__builtin_expect(ext::tracing(), 0)) run_parts_traced(kt, rec, th->gtid);
@@ -318,22 +315,20 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     if (rec->flags & f_destructors) kt->data1.destructors(th->gtid, kt);
     rec->flags &= static_cast<std::uint8_t>(~f_running);
     end_icv_scope(rec);
-    if (ompt_prior) ompt::task_switch_out(d, ompt_prior);
+    const bool detached = (rec->user & u_detach) != 0;
+    if (ompt_prior && !detached) ompt::task_switch_out(d, ompt_prior);
 
     // Tied: still on the thread that started us.
     th->current = prev_it;
     rc->current = prev_cur;
     if (si) si->~standin();
 
-    if (rec->user & u_detach) {
-        extra* x = extra_of(rec);
-        if (x->detach.exchange(2, std::memory_order_acq_rel) != 1) {
-            // omp_fulfill_event completes it. Its parent counts it as complete only
-            // then, so an included (owner_inline) detached task is counted elsewhere.
-            // The owner's plain counts keep it; omp_fulfill_event counts it down
-            // through the remote word like any task that ends elsewhere.
-            return;
-        }
+    if (detached && !detached_body_ended(rec, ompt_prior)) {
+        // omp_fulfill_event completes it. Its parent counts it as complete only
+        // then, so an included (owner_inline) detached task is counted elsewhere.
+        // The owner's plain counts keep it; omp_fulfill_event counts it down
+        // through the remote word like any task that ends elsewhere.
+        return;
     }
     complete(rec, owner_inline);
 }
@@ -619,15 +614,15 @@ void undeferred_task_end(kmp_task_t* kt) {
     rec->flags &= static_cast<std::uint8_t>(~f_running);
     end_icv_scope(rec);
     h.rc->current = parent_is_task(rec) ? reinterpret_cast<tdata*>(parent_node(rec)) : nullptr;
+    const bool detached = (rec->user & u_detach) != 0;
+    ompt_data_t* ompt_prior = nullptr;
     if (ompt::on()) {
         ompt::undeferred_frames(h.rc->current, h.rc->it, data_of(rec), nullptr);
-        ompt::task_switch_out(data_of(rec), h.rc->current ? ompt::task_data_of(h.rc->current) : &h.rc->it->ompt_task);
+        ompt_prior = h.rc->current ? ompt::task_data_of(h.rc->current) : &h.rc->it->ompt_task;
+        if (!detached) ompt::task_switch_out(data_of(rec), ompt_prior);
     }
     if (rec->flags & f_destructors) kt->data1.destructors(h.th->gtid, kt);
-    if (rec->user & u_detach) {
-        extra* x = extra_of(rec);
-        if (x->detach.exchange(2, std::memory_order_acq_rel) != 1) return;
-    }
+    if (detached && !detached_body_ended(rec, ompt_prior)) return;
     complete(rec, true);
 }
 

@@ -137,11 +137,13 @@ struct extra {
     dephash* deps = nullptr;    // dependence hash of this task's children
     depnode* dn = nullptr;      // this task's dependence node
     std::atomic<int> detach{0}; // 1 fulfilled, 2 body ended
+    int ompt_flags = 0;         // OMPT: the task_type flags task_create reported
     std::uintptr_t event_tag = 0;
     saved_icvs* icvs = nullptr; // set while the task's body changed ICVs
     ompt_data_t ompt_task{};    // OMPT: the tool's data of this task (made only with a tool)
     ompt_frame_t ompt_frame{};
     ompt_data_t* ompt_outer = nullptr;  // OMPT: the explicit task it ran on top of (task_events.cpp)
+    ompt_dispatch_chunk_t ompt_chunk{};  // OMPT: a taskloop task's chunk, reported as it starts
 };
 
 /// The explicit-task context of one implicit task (implicit_task::tasking).
@@ -217,6 +219,13 @@ inline void free_raw(ext::task* t) noexcept { ext::free_task(t); }
 
 /// True if `t` is a record of an OpenMP explicit task.
 bool is_omp_task(ext::task* t) noexcept;
+/// The body of detached task `rec` ended: true if its event was fulfilled (the caller
+/// completes the task), false if omp_fulfill_event will (event.cpp). With a tool
+/// (`ompt_prior`: the task switched back to), reports the switch back first.
+bool detached_body_ended(ext::task* rec, ompt_data_t* ompt_prior) noexcept;
+/// `cancel taskgroup` applies to task `rec`: it was created (itself or through its
+/// ancestors) in a taskgroup that is now cancelled (meaningful while OMP_CANCELLATION is on).
+bool in_cancelled_group(ext::task* rec) noexcept;
 
 // ---- the calling context ------------------------------------------------------------
 

@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "ompt/events.hpp"
 #include "tasking/task.hpp"
 
 namespace loom::omp::tasking {
@@ -35,6 +36,8 @@ kmp_task_t* copy_of(const here& h, kmp_task_t* pattern) {
 void taskloop(ident_t*, kmp_int32 gtid, kmp_task_t* task, int if_val, kmp_uint64* lb, kmp_uint64* ub,
               kmp_int64 st, int nogroup, int sched, kmp_uint64 grainsize, int modifier, void* dup) {
     here h = current_here();
+    // OMPT: the construct's codeptr_ra, which each of its tasks reports too.
+    const void* ra = ompt::on() ? ompt::take_return_address() : nullptr;
     if (!nogroup) open_group(h);
     const kmp_uint64 lower0 = *lb;
     const kmp_uint64 upper0 = *ub;
@@ -49,6 +52,7 @@ void taskloop(ident_t*, kmp_int32 gtid, kmp_task_t* task, int if_val, kmp_uint64
     const std::size_t ub_off = reinterpret_cast<char*>(ub) - reinterpret_cast<char*>(task);
     ext::task* prec = record_of(task);
     if (tc != 0) {
+        LOOM_OMPT_EVENT(work(ompt_work_taskloop, ompt_scope_begin, tc, ra));
         kmp_uint64 num_tasks = 0, extras = 0;
         kmp_int64 last_chunk = 0;
         const auto nproc = static_cast<kmp_uint64>(h.rc->it->nthreads > 0 ? h.rc->it->nthreads : 1);
@@ -103,12 +107,20 @@ void taskloop(ident_t*, kmp_int32 gtid, kmp_task_t* task, int if_val, kmp_uint64
             *reinterpret_cast<kmp_uint64*>(reinterpret_cast<char*>(kt) + lb_off) = lower;
             *reinterpret_cast<kmp_uint64*>(reinterpret_cast<char*>(kt) + ub_off) = upper;
             if (dup_fn) dup_fn(kt, task, lastpriv);
-            if (if_val == 0)
+            if (ompt::on()) [[unlikely]] {
+                // libomp's chunk: from the lowest iteration value, whatever the direction.
+                const auto ast = static_cast<kmp_uint64>(st > 0 ? st : -st);
+                ompt::taskloop_task(record_of(kt), ra, st > 0 ? lower : upper,
+                                    (st > 0 ? upper - lower : lower - upper) / ast + 1);
+            }
+            if (if_val == 0) {
+                LOOM_OMPT_EVENT(task_launched(record_of(kt), true));
                 run_included(h, record_of(kt));
-            else
+            } else
                 launch(h, record_of(kt), false);
             lower = upper + static_cast<kmp_uint64>(st);
         }
+        LOOM_OMPT_EVENT(work(ompt_work_taskloop, ompt_scope_end, tc, ra));
     }
     // The pattern itself never runs; its firstprivate copies are destroyed.
     if (prec->flags & f_destructors) task->data1.destructors(gtid, task);
