@@ -9,6 +9,7 @@
 #include "loom/ext/scheduler.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
+#include "tasking/hidden_helper.hpp"
 
 namespace loom::omp::ompt {
 
@@ -56,12 +57,23 @@ void thread_end(thread_state* th) {
 }
 
 void thread_registered(thread_state* th) {
-    if (th->gtid == 0) {
+    // As libomp, every thread that enters OpenMP on its own (a root: the first one, or
+    // a foreign std::thread) is an initial thread with an initial task; pool workers
+    // are workers, hidden helpers other.
+    const bool worker = th->gtid != 0 && ext::current_worker() >= 0;
+    if (th->gtid == 0 || (!worker && !hidden_helper::is_held_gtid(th->gtid))) {
+        th->ompt_initial = true;
         thread_begin(th, ompt_thread_initial);
         initial_task(th, ompt_scope_begin);
         return;
     }
-    thread_begin(th, ext::current_worker() >= 0 ? ompt_thread_worker : ompt_thread_other);
+    thread_begin(th, worker ? ompt_thread_worker : ompt_thread_other);
+}
+
+void thread_exiting(thread_state* th) {
+    if (th->ompt_initial) initial_task(th, ompt_scope_end);
+    th->ompt_initial = false;
+    thread_end(th);
 }
 
 void initial_task(thread_state* th, ompt_scope_endpoint_t endpoint) {

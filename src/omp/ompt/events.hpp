@@ -27,10 +27,13 @@ namespace loom::omp::ompt {
 // ---- threads and the initial task ---------------------------------------------------
 void thread_begin(thread_state* th, ompt_thread_t type);
 void thread_end(thread_state* th);
-/// A thread registered: thread_begin (initial, worker or other), and for the initial
-/// thread its initial task.
+/// A thread registered: thread_begin (initial, worker or other), and for an initial
+/// thread (the first, or one outside the pool) its initial task.
 void thread_registered(thread_state* th);
-/// The initial task of the initial thread (its implicit parallel region of one).
+/// A registered thread leaves (thread exit, or the tool's finalisation for the
+/// initial thread): an initial thread's initial task end, then thread_end.
+void thread_exiting(thread_state* th);
+/// The initial task of an initial thread (its implicit parallel region of one).
 void initial_task(thread_state* th, ompt_scope_endpoint_t endpoint);
 
 // ---- parallel regions and implicit tasks -------------------------------------------

@@ -249,10 +249,7 @@ void start_tool_once() noexcept {
 void finalize_tool() noexcept {
     if (!g_tool || g_finalized.exchange(true)) return;
     thread_state* th = this_thread_if_known();
-    if (on() && th && th->gtid == 0) {
-        initial_task(th, ompt_scope_end);
-        thread_end(th);
-    }
+    if (on() && th && th->ompt_initial) thread_exiting(th);
     g_on.store(false, std::memory_order_relaxed);
     if (g_tool->finalize) g_tool->finalize(&g_tool->tool_data);
 }

@@ -31,7 +31,7 @@ std::once_flag g_key_once;
 void release_thread(void* p) {
     auto* th = static_cast<thread_state*>(p);
     dismiss_hot_teams(th);
-    if (ompt::on()) ompt::thread_end(th);
+    if (ompt::on()) ompt::thread_exiting(th);
     std::lock_guard lk(g_reg_mutex);
     if (!hidden_helper::is_held_gtid(th->gtid)) g_free_gtids.push_back(th->gtid);
     --g_live;

@@ -128,7 +128,10 @@ struct thread_state {
     int ompt_state = 0;
     std::uint64_t ompt_wait_id = 0;
     int ompt_loop_work = 0;  // OMPT: work type of the dispatched loop it is in, 0: none
-    bool ompt_reduce_open = false;  // a reported reduction ends at __kmpc_end_reduce*  // ompt_work_t of the dynamic loop this thread is in (its end event)
+    bool ompt_reduce_open = false;  // a reported reduction ends at __kmpc_end_reduce*
+    // OMPT: an initial thread (gtid 0, or a thread outside the pool that entered
+    // OpenMP): its initial task's end comes before its thread_end.
+    bool ompt_initial = false;
 };
 
 /// The calling thread's state, registering the thread on first use. Not inlined on
