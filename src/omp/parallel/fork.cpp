@@ -309,21 +309,6 @@ constexpr int ompt_flags = ompt_parallel_invoker_runtime | ompt_parallel_team;
 
 constexpr int ompt_league_flags = ompt_parallel_invoker_runtime | ompt_parallel_league;
 
-// One team of a league run by its creator, with a tool: as libomp, the team's initial
-// task, then a region of one thread (the team) whose implicit task runs the body.
-void run_league_team_observed(implicit_task& team, ompt_data_t& league, kmpc_micro fn, int gtid, int argc,
-                              void** args) {
-    ompt::league_initial_task(&team, &league, ompt_scope_begin, team.num_teams, team.team_num);
-    const void* ra = ompt::parallel_begin(&team, &team.ompt_parallel, 1, ompt_flags);
-    const ompt_data_t initial = team.ompt_task;
-    ompt::implicit_task_begin(&team, &team.ompt_parallel, 1);
-    invoke_microtask(fn, gtid, 0, argc, args, &team.ompt_frame);
-    ompt::implicit_task_end(&team, 1);
-    team.ompt_task = initial;
-    ompt::parallel_end(&team, &team.ompt_parallel, ompt_flags, ra);
-    ompt::league_initial_task(&team, &league, ompt_scope_end, team.num_teams, team.team_num);
-}
-
 // `requested`: the region's OMPT requested_team_size.
 void run_serialized(thread_state* th, implicit_task* parent, kmpc_micro fn, int argc,
                     void** args, int league_teams, const task_icvs* icvs = nullptr, int requested = 1) {
@@ -606,7 +591,10 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     const void* ompt_ra = nullptr;
     if (ompt::on()) [[unlikely]] {
         t->ompt_encountering = ompt::encountering_task(parent);
-        ompt_ra = ompt::parallel_begin(parent, &t->ompt_parallel, requested, ompt_flags);
+        // A league run by several members is one teams region, as when its creator
+        // runs it alone (run_serialized); each member reports the teams it runs.
+        ompt_ra = t->league ? ompt::parallel_begin(parent, &t->ompt_parallel, league_teams, ompt_league_flags)
+                            : ompt::parallel_begin(parent, &t->ompt_parallel, requested, ompt_flags);
     }
     reset_team_for_region(t, m);
     set_if_changed(t->slots[0].worker, w);
@@ -628,7 +616,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         ompt::implicit_task_end(&mt, m);
     }
     th->current = parent;
-    if (ompt::on()) ompt::parallel_end(parent, &t->ompt_parallel, ompt_flags, ompt_ra);
+    if (ompt::on()) ompt::parallel_end(parent, &t->ompt_parallel, t->league ? ompt_league_flags : ompt_flags, ompt_ra);
     if (parent->level == 0) end_outer_region();
 
     if (master_claimed) claims::release(static_cast<unsigned>(w));

@@ -37,6 +37,21 @@ void setup_task(team* t, int i, implicit_task& it, int worker) {
     it.loop = loop_state{};
 }
 
+void run_league_team_observed(implicit_task& team, ompt_data_t& league, kmpc_micro fn, int gtid, int argc,
+                              void** args) {
+    // The runtime calls the body of the team's region of one.
+    constexpr int flags = ompt_parallel_invoker_runtime | ompt_parallel_team;
+    ompt::league_initial_task(&team, &league, ompt_scope_begin, team.num_teams, team.team_num);
+    const void* ra = ompt::parallel_begin(&team, &team.ompt_parallel, 1, flags);
+    const ompt_data_t initial = team.ompt_task;
+    ompt::implicit_task_begin(&team, &team.ompt_parallel, 1);
+    invoke_microtask(fn, gtid, 0, argc, args, &team.ompt_frame);
+    ompt::implicit_task_end(&team, 1);
+    team.ompt_task = initial;
+    ompt::parallel_end(&team, &team.ompt_parallel, flags, ra);
+    ompt::league_initial_task(&team, &league, ompt_scope_end, team.num_teams, team.team_num);
+}
+
 // Runs member i's share of the region: one implicit task, or for a host teams league
 // the teams i, i + m, i + 2m, ... one after another.
 void run_share(team* t, int i, implicit_task& it, thread_state* th) {
@@ -54,7 +69,10 @@ void run_share(team* t, int i, implicit_task& it, thread_state* th) {
         it.num_teams = nteams;
         it.ws_count = 0;
         it.single_count = 0;
-        invoke_microtask(t->fn, th->gtid, 0, t->argc, t->args);
+        if (ompt::on()) [[unlikely]]
+            run_league_team_observed(it, t->ompt_parallel, t->fn, th->gtid, t->argc, t->args);
+        else
+            invoke_microtask(t->fn, th->gtid, 0, t->argc, t->args);
     }
 }
 

@@ -126,6 +126,11 @@ void dismiss_all_hot_teams();
 
 /// Initialises member `i`'s implicit task for the region now set up in `t` (member.cpp).
 void setup_task(team* t, int i, implicit_task& it, int worker);
+/// One team of a host league, with a tool (member.cpp): as libomp, the team's initial
+/// task (index = its team number, in `league`'s region), then a region of one thread
+/// whose implicit task runs the body.
+void run_league_team_observed(implicit_task& team, ompt_data_t& league, kmpc_micro fn, int gtid, int argc,
+                              void** args);
 /// Runs member i's share of the region: one implicit task, or for a host teams league
 /// the teams i, i + m, i + 2m, ... one after another (member.cpp).
 void run_share(team* t, int i, implicit_task& it, thread_state* th);
