@@ -217,16 +217,17 @@ __thread ompt_data_t* t_running_explicit = nullptr;
 // was running and balance it at the switch back: Archer ends, on this thread, the
 // ignore-writes scope that an implicit task's barrier began, and begins it again when
 // the task completes. So a stand-in names what this thread is in the middle of: the
-// explicit task waiting here, else the member context this worker holds parked. Never
-// the creator's context (running or waiting on another thread), nor a member whose
-// share of the region is done (its implicit task ended and the tool freed its data):
+// explicit task waiting here, else the member context this worker holds parked (also
+// in its region's implicit barrier). Never the creator's context (running or waiting on
+// another thread), nor a member whose implicit task ended (the tool freed its data):
 // those stand-ins report a task with empty data, as no task.
 void stand_in(implicit_task* si, implicit_task* member) {
     if (t_running_explicit) {
         si->ompt_task = *t_running_explicit;
         return;
     }
-    const bool parked_here = member && !std::atomic_ref(member->share_done).load(std::memory_order_acquire);
+    const bool parked_here =
+        member && (member->ompt_in_join || !std::atomic_ref(member->share_done).load(std::memory_order_acquire));
     if (!parked_here) si->ompt_task = ompt_data_t{};
 }
 

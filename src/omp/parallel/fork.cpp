@@ -591,10 +591,14 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     const void* ompt_ra = nullptr;
     if (ompt::on()) [[unlikely]] {
         t->ompt_encountering = ompt::encountering_task(parent);
+        set_if_changed(t->ompt_join, !t->league);
+        t->ompt_arrived.store(0, std::memory_order_relaxed);
         // A league run by several members is one teams region, as when its creator
         // runs it alone (run_serialized); each member reports the teams it runs.
         ompt_ra = t->league ? ompt::parallel_begin(parent, &t->ompt_parallel, league_teams, ompt_league_flags)
                             : ompt::parallel_begin(parent, &t->ompt_parallel, requested, ompt_flags);
+    } else if (t->ompt_join) [[unlikely]] {
+        t->ompt_join = false;  // the tool was finalised: members join without meeting
     }
     reset_team_for_region(t, m);
     set_if_changed(t->slots[0].worker, w);
@@ -609,9 +613,12 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     th->current = &mt;
     run_share(t, 0, mt, th);
     if (g_task_hooks.drain) g_task_hooks.drain(&mt, true);
-    if (ompt::on() && !t->league) ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, ompt_ra);
+    if (t->ompt_join) [[unlikely]] {
+        if (ompt::on()) ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, ompt_ra);
+        arrive_at_observed_join(t);
+    }
     join(t, &mt);
-    if (ompt::on() && !t->league) {
+    if (t->ompt_join && ompt::on()) [[unlikely]] {
         ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end, ompt_ra);
         ompt::implicit_task_end(&mt, m);
     }

@@ -154,7 +154,34 @@ bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served
     }
 }
 
+// With a tool, a member's implicit barrier at the region's end is a real one: the
+// member reports its end only once every member arrived, running the team's tasks
+// meanwhile, so a task it runs there is inside its barrier region, as on libomp (LLVM
+// ompt/tasks/task_in_joinbarrier; before, it reported the barrier passed at once and
+// then ran the tasks while lingering). Its end events still come before its join, so
+// the master's parallel_end follows them (a tool may free the region's data there).
+void observed_join_barrier(team* t, member_slot& s, implicit_task& it) {
+    const bool events = ompt::on();
+    if (events) ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, nullptr);
+    arrive_at_observed_join(t);
+    const int m = t->nthreads;
+    it.ompt_in_join = true;
+    wait_until([t, m] { return t->ompt_arrived.load(std::memory_order_seq_cst) == m; }, s.sleep, &it);
+    it.ompt_in_join = false;
+    if (!events || !ompt::on()) return;
+    ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end, nullptr);
+    ompt::implicit_task_end(&it, m);
+}
+
 }  // namespace
+
+void arrive_at_observed_join(team* t) {
+    const int m = t->nthreads;
+    // seq_cst RMW before wake()'s flag exchange: the waiter's re-check or the wake
+    // sees it (sync/wait.hpp).
+    if (t->ompt_arrived.fetch_add(1, std::memory_order_seq_cst) + 1 != m) return;
+    for (int i = 1; i < m; ++i) wake(t->slots[i].sleep);
+}
 
 void run_member(team* t, int i, std::uint32_t epoch) {
     // A member task is tied to its worker (ext::submit_to), so `th` stays this
@@ -181,13 +208,9 @@ void run_member(team* t, int i, std::uint32_t epoch) {
         th->current = &it;
         run_share(t, i, it, th);
         if (g_task_hooks.drain) g_task_hooks.drain(&it, true);
-        // The join is this member's arrival at the region's implicit barrier: it does not
-        // wait there (the master does), so the barrier is reported as passed at once.
-        if (ompt::on() && !t->league) {
-            ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, nullptr);
-            ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end, nullptr);
-            ompt::implicit_task_end(&it, t->nthreads);
-        }
+        // Without a tool the join is this member's arrival at the region's implicit
+        // barrier: it does not wait there (the master does).
+        if (t->ompt_join) [[unlikely]] observed_join_barrier(t, s, it);
         th->current = saved;
         const bool hot = t->hot;
         const std::uint32_t served = start_epoch(seen);

@@ -69,6 +69,10 @@ struct team {
     bool hot = false;                   // cached by its master thread (members linger)
     ompt_data_t ompt_parallel{};        // OMPT: the tool's data of the current region
     tasking::tdata* ompt_encountering = nullptr;  // OMPT: its encountering explicit task
+    // OMPT: a tool was active at the fork of this (non-league) region: members meet at
+    // its implicit barrier (ompt_arrived) before they report its end. Fixed per region,
+    // so all members and the master agree even if the tool is finalised meanwhile.
+    bool ompt_join = false;
 
     // ---- the master's own (a store here must not take the line above from the members,
     // which read it in every region: fork writes those fields only when they change) --
@@ -87,6 +91,7 @@ struct team {
     // never re-armed, so a fork writes nothing here (the members' increments own it).
     alignas(64) std::atomic<std::uint64_t> joined{0};
     std::atomic<int> live{0};           // member tasks that may still touch this team
+    std::atomic<int> ompt_arrived{0};   // OMPT: members at the implicit barrier (ompt_join)
 
     // ---- barrier -----------------------------------------------------------------------
     alignas(64) std::atomic<int> bar_count{0};
@@ -135,6 +140,9 @@ void run_league_team_observed(implicit_task& team, ompt_data_t& league, kmpc_mic
 /// the teams i, i + m, i + 2m, ... one after another (member.cpp).
 void run_share(team* t, int i, implicit_task& it, thread_state* th);
 
+/// OMPT (ompt_join): a member or the master reaches the region's implicit barrier; the
+/// last of the team to arrive wakes the members waiting there (member.cpp).
+void arrive_at_observed_join(team* t);
 /// Body of a member task on its worker, first running region `epoch` (member.cpp).
 void run_member(team* t, int index, std::uint32_t epoch);
 

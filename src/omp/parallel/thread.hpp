@@ -92,6 +92,10 @@ struct implicit_task {
     // OMPT: the explicit task that encountered the region (null: `parent` itself), the
     // next task out in ompt_get_task_info's ancestry. Set only while a tool is active.
     tasking::tdata* ompt_encountering = nullptr;
+    // OMPT: a member waiting in its region's implicit barrier (member.cpp): its share is
+    // done but its implicit task has not ended, so tasks its worker runs meanwhile run
+    // inside it (ompt::stand_in). Read only on the member's own thread.
+    bool ompt_in_join = false;
 };
 
 /// State of one OS thread known to the runtime.
