@@ -227,7 +227,8 @@ void stand_in(implicit_task* si, implicit_task* member) {
         return;
     }
     const bool parked_here =
-        member && (member->ompt_in_join || !std::atomic_ref(member->share_done).load(std::memory_order_acquire));
+        member && (std::atomic_ref(member->ompt_in_join).load(std::memory_order_acquire) ||
+                   !std::atomic_ref(member->share_done).load(std::memory_order_acquire));
     if (!parked_here) si->ompt_task = ompt_data_t{};
 }
 

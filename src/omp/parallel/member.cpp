@@ -165,9 +165,9 @@ void observed_join_barrier(team* t, member_slot& s, implicit_task& it) {
     if (events) ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, nullptr);
     arrive_at_observed_join(t);
     const int m = t->nthreads;
-    it.ompt_in_join = true;
+    std::atomic_ref(it.ompt_in_join).store(true, std::memory_order_release);
     wait_until([t, m] { return t->ompt_arrived.load(std::memory_order_seq_cst) == m; }, s.sleep, &it);
-    it.ompt_in_join = false;
+    std::atomic_ref(it.ompt_in_join).store(false, std::memory_order_release);
     if (!events || !ompt::on()) return;
     ompt::sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end, nullptr);
     ompt::implicit_task_end(&it, m);

@@ -94,7 +94,7 @@ struct implicit_task {
     tasking::tdata* ompt_encountering = nullptr;
     // OMPT: a member waiting in its region's implicit barrier (member.cpp): its share is
     // done but its implicit task has not ended, so tasks its worker runs meanwhile run
-    // inside it (ompt::stand_in). Read only on the member's own thread.
+    // inside it (ompt::stand_in; atomic_ref, as share_done).
     bool ompt_in_join = false;
 };
 
