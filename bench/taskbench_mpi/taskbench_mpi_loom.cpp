@@ -1,14 +1,17 @@
 // Distributed Task Bench on loom: every rank runs its points as loom tasks ordered by
-// dataflow, and the outputs that cross ranks travel through loom::mpi futures, so a
+// dataflow, and the outputs that cross ranks travel through loom::mpi senders, so a
 // rank computes whatever is ready while messages are in flight: no step barrier, no
-// worker ever waits in MPI.
+// worker ever waits in MPI. A message's completion is an operation state the graph
+// keeps per node (loom::mpi::as_sender connected to a receiver of the graph's): no
+// future, no continuation record, no allocation per message.
 //
 // Nodes, per rank (id = t * width + point):
 //   compute (t, x), x this rank's: runs the task, then sends its output to every rank
-//     that reads it (loom::mpi::async(MPI_Isend)), then releases its successors;
+//     that reads it (MPI_Isend, as_sender), then releases its successors;
 //   receive (t, y), y another rank's point some local task of row t+1 reads: posts
-//     loom::mpi::async(MPI_Irecv) into slot y of row t once the slot is free, and
-//     releases its readers when the request's future becomes ready (.then).
+//     MPI_Irecv into slot y of row t once the slot is free, and releases its readers
+//     when the request completes (as_sender: a high-priority task of its own, or at
+//     once when the message was there).
 // Edges (each counted once per pair, as in bench/taskbench/taskbench_loom.cpp):
 //   read after write:  (t-1, y) -> (t, x) for every input y (a compute or a receive);
 //   write after read:  every local reader (t-1, z) of slot x -> the next writer of the
@@ -25,7 +28,10 @@
 // every repetition, as the MPI versions' exchange plans are. The timing loop itself
 // runs as a loom task (see main).
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <new>
 #include <vector>
 
 #include "distributed.hpp"
@@ -34,12 +40,57 @@
 #include "loom/ext/task.hpp"
 #include "loom/mpi.hpp"
 #include "loom/runtime.hpp"
+#include "loom/sender.hpp"
 
 namespace lb = loom_bench;
 namespace tb = taskbench;
 namespace dt = taskbench_mpi;
+namespace ex = loom::execution::experimental;
 
 namespace {
+
+// Room for one operation state, reused from run to run: operation states do not
+// move, so each start builds the next one in place (the previous one has completed).
+template <class Op>
+class OpSlot {
+ public:
+  OpSlot() = default;
+  OpSlot(const OpSlot&) = delete;
+  OpSlot& operator=(const OpSlot&) = delete;
+  ~OpSlot() { reset(); }
+
+  template <class Make>
+  Op& emplace(Make make) {
+    reset();
+    Op* op = ::new (static_cast<void*>(raw_)) Op(make());
+    live_ = true;
+    return *op;
+  }
+
+ private:
+  void reset() noexcept {
+    if (live_) std::launder(reinterpret_cast<Op*>(raw_))->~Op();
+    live_ = false;
+  }
+  alignas(Op) std::byte raw_[sizeof(Op)];
+  bool live_ = false;
+};
+
+// What a completed request does in the graph: `Done` is the graph's handler for a
+// receive or a send, `at` the node (receive) or send index.
+template <class Graph, void (Graph::*Done)(long)>
+struct Completion {
+  using receiver_concept = ex::receiver_t;
+  Graph* graph;
+  long at;
+  void set_value() && noexcept { (graph->*Done)(at); }
+  void set_error(std::exception_ptr e) && noexcept {
+    graph->note_error(e);
+    (graph->*Done)(at);
+  }
+  void set_stopped() && noexcept {}
+  [[nodiscard]] ex::empty_env get_env() const noexcept { return {}; }
+};
 
 class DistributedGraph {
  public:
@@ -66,6 +117,14 @@ class DistributedGraph {
   }
 
   [[nodiscard]] bool failed() const { return failed_.load(); }
+
+  void note_error(std::exception_ptr e) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+      fail(x.what());
+    }
+  }
 
  private:
   struct alignas(64) Counter {
@@ -150,7 +209,10 @@ class DistributedGraph {
     for (size_t i = 0; i < n_; ++i) {
       succ_.insert(succ_.end(), succ[i].begin(), succ[i].end());
       send_peer_.insert(send_peer_.end(), peers[i].begin(), peers[i].end());
+      send_from_.insert(send_from_.end(), peers[i].size(), std::int32_t(i));
     }
+    recv_ops_ = std::vector<OpSlot<RecvOp>>(n_);
+    send_ops_ = std::vector<OpSlot<SendOp>>(send_peer_.size());
     finishing_ = long(send_peer_.size());
     for (long t = 0; t < g_.steps; ++t) {
       for (long x = g_.offset_at(t); x < g_.offset_at(t) + g_.width_at(t); ++x) {
@@ -193,65 +255,67 @@ class DistributedGraph {
     }
   }
 
-  // Runs `then(future, false)` here if the request is complete already, else
-  // `then(future, true)` as a high-priority task when it completes: a message that
-  // arrived releases the tasks waiting for it ahead of the rank's other work.
-  template <class F>
-  static void on_complete(loom::future<void> f, F then) {
-    if (f.is_ready()) {
-      then(std::move(f), false);
-    } else {
-      f.then(loom::priority::high, [then](loom::future<void> done) mutable { then(std::move(done), true); });
-    }
-  }
-
   // Everything this object is touched for happens before the decrement that may
   // end the run (the waiting thread then resets or destroys it).
   void finish_one() {
     if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_.notify();
   }
 
+  // Starts the operation of `request` in `slot`; a request complete already
+  // completes here, and the handler then queues what it makes ready rather than
+  // running it (no nesting grows the stack).
+  template <class Op, class Done>
+  void start(OpSlot<Op>& slot, MPI_Request request, Done done) {
+    const bool outer = starting;
+    starting = true;
+    slot.emplace([&] { return ex::connect(loom::mpi::as_sender(request), done); }).start();
+    starting = outer;
+  }
+
   void post_receive(long i) {
     const long t = i / g_.width, y = i % g_.width;
-    on_complete(loom::mpi::async(MPI_Irecv, &run_.rows.row(t)[y], int(sizeof(tb::Record)), MPI_BYTE, L_.owner(y),
-                                 dt::tag_of(t, y), MPI_COMM_WORLD),
-                [this, i](loom::future<void> f, bool own_task) {
-          note_error(f);
-          long ready = -1;
-          for (long k = first_[size_t(i)], end = first_[size_t(i) + 1]; k < end; ++k) release(succ_[size_t(k)], ready);
-          if (ready < 0) return;
-          // In its own task the continuation runs the message's reader itself; inline
-          // (the message was there when the receive was posted, deep in another
-          // task's release) it is queued, so such nesting never grows the stack.
-          if (own_task) {
-            run_from(ready);
-          } else {
-            submit(ready);
-          }
-        });
+    MPI_Request r = MPI_REQUEST_NULL;
+    if (MPI_Irecv(&run_.rows.row(t)[y], int(sizeof(tb::Record)), MPI_BYTE, L_.owner(y), dt::tag_of(t, y),
+                  MPI_COMM_WORLD, &r) != MPI_SUCCESS)
+      fail("MPI_Irecv failed");
+    start(recv_ops_[size_t(i)], r, RecvDone{this, i});
+  }
+
+  // Receive `i` completed: its readers may run; in a task of its own the completion
+  // runs one of them itself.
+  void received(long i) {
+    long ready = -1;
+    for (long k = first_[size_t(i)], end = first_[size_t(i) + 1]; k < end; ++k) release(succ_[size_t(k)], ready);
+    if (ready < 0) return;
+    if (starting) {
+      submit(ready);
+    } else {
+      run_from(ready);
+    }
   }
 
   void send_output(long i) {
     const long t = i / g_.width, x = i % g_.width;
     for (long k = send_first_[size_t(i)], end = send_first_[size_t(i) + 1]; k < end; ++k) {
-      on_complete(loom::mpi::async(MPI_Isend, &run_.rows.row(t)[x], int(sizeof(tb::Record)), MPI_BYTE,
-                                   int(send_peer_[size_t(k)]), dt::tag_of(t, x), MPI_COMM_WORLD),
-                  [this, t, x](loom::future<void> f, bool) {
-            note_error(f);
-            long ready = -1;
-            if (exists(t + 2, x)) release(id(t + 2, x), ready);
-            if (ready >= 0) submit(ready);
-            finish_one();
-          });
+      MPI_Request r = MPI_REQUEST_NULL;
+      if (MPI_Isend(&run_.rows.row(t)[x], int(sizeof(tb::Record)), MPI_BYTE, int(send_peer_[size_t(k)]),
+                    dt::tag_of(t, x), MPI_COMM_WORLD, &r) != MPI_SUCCESS)
+        fail("MPI_Isend failed");
+      start(send_ops_[size_t(k)], r, SendDone{this, k});
     }
   }
 
-  void note_error(loom::future<void>& f) {
-    try {
-      f.get();
-    } catch (const std::exception& e) {
-      if (!failed_.exchange(true)) std::fprintf(stderr, "taskbench_mpi: %s\n", e.what());
-    }
+  // Send `k` completed: the slot it read may be written again.
+  void sent(long k) {
+    const long i = send_from_[size_t(k)], t = i / g_.width, x = i % g_.width;
+    long ready = -1;
+    if (exists(t + 2, x)) release(id(t + 2, x), ready);
+    if (ready >= 0) submit(ready);
+    finish_one();
+  }
+
+  void fail(const char* what) {
+    if (!failed_.exchange(true)) std::fprintf(stderr, "taskbench_mpi: %s\n", what);
   }
 
   // Runs compute `i`, sends its output, releases its successors; keeps running one
@@ -269,12 +333,21 @@ class DistributedGraph {
     }
   }
 
+  using RecvDone = Completion<DistributedGraph, &DistributedGraph::received>;
+  using SendDone = Completion<DistributedGraph, &DistributedGraph::sent>;
+  using RecvOp = decltype(ex::connect(loom::mpi::as_sender(MPI_REQUEST_NULL), std::declval<RecvDone>()));
+  using SendOp = decltype(ex::connect(loom::mpi::as_sender(MPI_REQUEST_NULL), std::declval<SendDone>()));
+  // Set while this thread starts an operation (its completion may come at once).
+  static inline thread_local bool starting = false;
+
   tb::GraphRun& run_;
   const tb::Graph& g_;
   const dt::Layout L_;
   const size_t n_;
   std::vector<long> first_, send_first_;   // CSR offsets per id
-  std::vector<std::int32_t> succ_, send_peer_;
+  std::vector<std::int32_t> succ_, send_peer_, send_from_;  // send_from_: the compute of each send
+  std::vector<OpSlot<RecvOp>> recv_ops_;  // per id (receives only)
+  std::vector<OpSlot<SendOp>> send_ops_;  // per send
   std::vector<std::int32_t> initial_;
   std::vector<Counter> pending_;
   std::vector<char> is_recv_;

@@ -112,6 +112,20 @@ public:
             wake_one();
     }
 
+    /// The idle worker that keeps spinning past its budget while an idle poller has
+    /// work pending (-1: none), so that pending outside work (MPI requests) is polled
+    /// continuously rather than once per interval (idle_pollers.md). A role, not a
+    /// lock: relaxed, only its holder gives it up.
+    alignas(64) std::atomic<int> poll_spinner{-1};
+    /// True if worker `me` holds or took the role.
+    bool claim_poll_spinner(int me) noexcept {
+        int cur = poll_spinner.load(std::memory_order_relaxed);
+        return cur == me || (cur < 0 && poll_spinner.compare_exchange_strong(cur, me, std::memory_order_relaxed));
+    }
+    void release_poll_spinner(int me) noexcept {
+        if (poll_spinner.load(std::memory_order_relaxed) == me) poll_spinner.store(-1, std::memory_order_relaxed);
+    }
+
     std::atomic<bool> abandoned{false};  // exit gave up on the work in flight
     /// Where a worker waits once `abandoned`: until the process ends.
     [[noreturn]] static void hold_forever() noexcept;

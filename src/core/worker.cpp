@@ -194,6 +194,15 @@ ext::task* worker::poll_idle(std::int64_t now, bool& polled) noexcept {
     return t;
 }
 
+// Past its spin budget, one idle worker goes on spinning while an idle poller has work
+// pending: MPI's own waits poll without pause, and a worker that slept instead would
+// see a completion only at the poller's interval -- two ranks that both sleep then
+// answer each other one interval (100 us) per message. Not when spinning is off
+// (budget 0: the user asked for passive waits).
+bool worker::keep_polling(std::int64_t budget_ns, int me) noexcept {
+    return budget_ns > 0 && pollers().active() && owner.claim_poll_spinner(me);
+}
+
 // Idle pollers are called between tasks when due, at every empty round of the spin,
 // and by the watcher each time its deadline wakes it (idle_pollers.md).
 ext::task* worker::find_work() noexcept {
@@ -213,6 +222,12 @@ ext::task* worker::find_work() noexcept {
     using clock = std::chrono::steady_clock;
     const auto idle_since = clock::now();
     bool slept = false;
+    const int me = static_cast<int>(index);
+    struct spinner_release {
+        pool& p;
+        int me;
+        ~spinner_release() { p.release_poll_spinner(me); }
+    } release_on_return{owner, me};
     for (;;) {
         const auto budget = std::chrono::nanoseconds(
             owner.cfg.spin_adaptive ? spin.budget_ns : owner.cfg.spin_us * 1000);
@@ -248,10 +263,11 @@ ext::task* worker::find_work() noexcept {
                 const auto now = clock::now();
                 now_ns = steady_ns(now);
                 owner.serve_timers(now_ns);
-                if (now - start >= budget) break;
+                if (now - start >= budget && !keep_polling(budget.count(), me)) break;
                 if ((round & 255) == 255) sched_yield();
             }
         }
+        owner.release_poll_spinner(me);
         // A watcher woken by its deadline serves it and looks once, then sleeps again
         // without another spin: an idle poller with work pending would otherwise keep
         // a worker spinning a budget per interval.

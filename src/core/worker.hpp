@@ -75,6 +75,7 @@ private:
     std::uint64_t steal_half_of(chase_lev_deque<ext::task*>& victim) noexcept;
     bool anything_visible() noexcept;
     ext::task* poll_idle(std::int64_t now, bool& polled) noexcept;
+    bool keep_polling(std::int64_t budget_ns, int me) noexcept;
     bool sleep() noexcept;
     bool sleep_until(std::int64_t due) noexcept;
 };

@@ -1,6 +1,6 @@
 // The poller side of as_sender / as_status_sender (include/loom/detail/mpi_sender.hpp):
 // a sender's operation hands its request and itself to the poller; a request that is
-// complete already (or cannot be watched) is answered at once.
+// complete already (or cannot be watched) is answered at once, to the operation.
 #include <mpi.h>
 
 #include "calls.hpp"
@@ -9,16 +9,18 @@
 
 namespace loom::mpi::detail {
 
-void watch(MPI_Request request, request_callback* cb) noexcept {
+bool watch(MPI_Request request, request_callback* cb, request_outcome* now) noexcept {
     const std::uint64_t span = ext::tracing() ? trace_request(nullptr, -1, -1) : 0;
-    impl::sink out(cb);
+    auto at_once = [&](int code, const MPI_Status& status, const char* where) {
+        trace_request_end(span, code);
+        *now = request_outcome{code, status, code == MPI_SUCCESS ? nullptr : where};
+        return false;
+    };
     try {
         impl::require_usable_mpi();
     } catch (...) {
-        trace_request_end(span, MPI_ERR_OTHER);
-        impl::deliver(out, impl::empty_status(), MPI_ERR_OTHER,
-                      "MPI is not initialised with MPI_THREAD_SERIALIZED or more (see loom::mpi::environment)");
-        return;
+        return at_once(MPI_ERR_OTHER, impl::empty_status(),
+                       "MPI is not initialised with MPI_THREAD_SERIALIZED or more (see loom::mpi::environment)");
     }
     int flag = 1;
     MPI_Status status = impl::empty_status();
@@ -27,17 +29,13 @@ void watch(MPI_Request request, request_callback* cb) noexcept {
         call_lock lock;
         rc = MPI_Test(&request, &flag, &status);
     }
-    if (rc != MPI_SUCCESS || flag) {
-        trace_request_end(span, rc);
-        impl::deliver(out, status, rc, "request completed with an error");
-        return;
-    }
+    if (rc != MPI_SUCCESS || flag) return at_once(rc, status, "request completed with an error");
     try {
         impl::poller().add(request, impl::sink(cb), span);
     } catch (...) {  // the poller could not be registered, or no memory
-        trace_request_end(span, MPI_ERR_OTHER);
-        impl::deliver(out, status, MPI_ERR_OTHER, "the request could not be handed to the poller");
+        return at_once(MPI_ERR_OTHER, status, "the request could not be handed to the poller");
     }
+    return true;
 }
 
 std::exception_ptr request_error(int code, const char* where) noexcept {

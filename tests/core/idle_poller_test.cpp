@@ -14,7 +14,7 @@ using namespace loom;
 using namespace std::chrono_literals;
 
 // A poller whose work is done only once `ready_at` has passed: by then every worker has
-// spun its budget and sleeps, so only the watcher's bounded sleep can still call it.
+// spun its budget, and all but the one that keeps polling sleep.
 struct delayed_work {
     std::chrono::steady_clock::time_point ready_at;
     std::atomic<long> calls{0};
@@ -64,6 +64,27 @@ TEST(IdlePoller, WorkMarkedFromOutsideWakesASleepingPool) {
     std::this_thread::sleep_for(20ms);
     ext::idle_poller_pending(r.id);
     EXPECT_TRUE(work.finished.wait_until(std::chrono::steady_clock::now() + 60s));
+}
+
+// Pending work whose poller wants 200000 calls, with an interval (10 s) the test never
+// reaches: only a worker that keeps polling past its spin budget, instead of sleeping
+// until the interval, gets there.
+TEST(IdlePoller, AnIdleWorkerPollsWithoutPauseWhileWorkIsPending) {
+    struct counted {
+        std::atomic<long> calls{0};
+        ext::wait_slot finished;
+        static bool poll(void* self) noexcept {
+            auto& c = *static_cast<counted*>(self);
+            if (c.calls.fetch_add(1, std::memory_order_relaxed) + 1 < 200000) return true;
+            c.finished.notify();
+            return false;
+        }
+    } c;
+    ext::ensure_started();
+    registration r{ext::add_idle_poller(&counted::poll, &c, 10s)};
+    ASSERT_GE(r.id, 0);
+    ext::idle_poller_pending(r.id);
+    EXPECT_TRUE(c.finished.wait_until(std::chrono::steady_clock::now() + 60s));
 }
 
 TEST(IdlePoller, IsCalledByOneWorkerAtATime) {

@@ -2,7 +2,8 @@
 // as a sender. The operation state registers itself with loom::mpi's poller (no future,
 // no allocation): the poller records the outcome and submits the task record the
 // operation carries, and that task completes the receiver, so the receiver's code
-// never runs inside the poller (where it would hold up every other request).
+// never runs inside the poller (where it would hold up every other request). A request
+// complete when the operation starts completes the receiver in start().
 #pragma once
 
 #include <mpi.h>
@@ -29,10 +30,19 @@ struct request_callback {
     void (*done)(request_callback* self, int code, const MPI_Status& status, const char* where) noexcept;
 };
 
-/// Hands `request` to the poller, which calls cb->done exactly once: at once, on this
-/// thread, when the request is already complete (or MPI_REQUEST_NULL, or MPI is not
-/// usable: code MPI_ERR_OTHER), otherwise from the worker that polls.
-LOOM_MPI_EXPORT void watch(MPI_Request request, request_callback* cb) noexcept;
+/// A request's outcome: MPI's code, its status, and for a failure where it happened.
+struct request_outcome {
+    int code = MPI_SUCCESS;
+    MPI_Status status{};
+    const char* where = nullptr;
+};
+
+/// Hands `request` to the poller, which calls cb->done exactly once from the worker
+/// that polls, and returns true. Returns false, without calling cb->done, when the
+/// outcome is known at once: the request is complete already (an eager send, a
+/// message that was there), MPI_REQUEST_NULL, or MPI is not usable (MPI_ERR_OTHER);
+/// the outcome is then written to *now.
+LOOM_MPI_EXPORT bool watch(MPI_Request request, request_callback* cb, request_outcome* now) noexcept;
 /// The exception a failed request completes with (a loom::mpi::error).
 LOOM_MPI_EXPORT std::exception_ptr request_error(int code, const char* where) noexcept;
 
@@ -45,40 +55,45 @@ public:
         : request_callback{&on_done}, rcvr_(std::move(r)), request_(request) {
         task_.run = &deliver;
         task_.owner = this;
+        task_.prio = priority::high;
     }
     request_operation(const request_operation&) = delete;
     request_operation& operator=(const request_operation&) = delete;
 
-    void start() & noexcept { watch(request_, this); }
+    /// A request complete already completes the receiver here, on the starting thread
+    /// (the caller's code, not the poller's); otherwise a task does, once MPI has
+    /// completed the request.
+    void start() & noexcept {
+        if (!watch(request_, this, &outcome_)) complete();
+    }
 
 private:
-    // On the poller (or in start()): keep the outcome, queue the completion.
+    // On the poller: keep the outcome, queue the completion.
     static void on_done(request_callback* self, int code, const MPI_Status& status, const char* where) noexcept {
         auto* op = static_cast<request_operation*>(self);
-        op->code_ = code;
-        op->status_ = status;
-        op->where_ = where;
+        op->outcome_ = request_outcome{code, status, where};
         ext::submit(&op->task_);  // from here on the task owns the operation
     }
 
-    static void deliver(ext::task* t) noexcept {
-        auto* op = static_cast<request_operation*>(t->owner);
+    static void deliver(ext::task* t) noexcept { static_cast<request_operation*>(t->owner)->complete(); }
+
+    void complete() noexcept {
         namespace ex = execution::experimental;
-        if (op->code_ != MPI_SUCCESS) {
-            ex::set_error(std::move(op->rcvr_), request_error(op->code_, op->where_));
+        if (outcome_.code != MPI_SUCCESS) {
+            ex::set_error(std::move(rcvr_), request_error(outcome_.code, outcome_.where));
         } else if constexpr (WithStatus) {
-            ex::set_value(std::move(op->rcvr_), op->status_);
+            ex::set_value(std::move(rcvr_), outcome_.status);
         } else {
-            ex::set_value(std::move(op->rcvr_));
+            ex::set_value(std::move(rcvr_));
         }
     }
 
     R rcvr_;
     MPI_Request request_;
-    int code_ = MPI_SUCCESS;
-    MPI_Status status_{};
-    const char* where_ = nullptr;
-    ext::task task_{};  // the completion, queued by on_done; never freed (it lives here)
+    request_outcome outcome_{};
+    // The completion, queued by on_done at high priority: a message that arrived is
+    // what other work (here and on other ranks) waits for. Never freed (it lives here).
+    ext::task task_{};
 };
 
 template <bool WithStatus>
