@@ -90,12 +90,10 @@ namespace {
 constexpr std::uint8_t k_in = 1, k_out = 2, k_mtx = 4, k_set = 8;
 auto* const closed = reinterpret_cast<depnode::edge*>(std::uintptr_t{1});
 
-std::uint8_t kind_of(std::uint8_t flags) noexcept {
-    if ((flags & 3) == 3 || (flags & 2)) return k_out;
-    if (flags & 4) return k_mtx;
-    if (flags & 8) return k_set;
-    return k_in;
-}
+// kmp_depend_info::flags (low 4 bits) -> kind: out wins, then mutexinoutset, inoutset.
+constexpr std::uint8_t kind_table[16] = {k_in,  k_in,  k_out, k_out, k_mtx, k_mtx, k_out, k_out,
+                                         k_set, k_set, k_out, k_out, k_mtx, k_mtx, k_out, k_out};
+inline std::uint8_t kind_of(std::uint8_t flags) noexcept { return kind_table[flags & 15]; }
 
 inline std::size_t hash_addr(std::intptr_t a, std::size_t n) noexcept {
     auto x = static_cast<std::uint64_t>(a);
@@ -164,13 +162,11 @@ void clear_entries(dephash& h) noexcept {
 
 // Links `me` after `p` unless p already completed (its list is closed): false then.
 bool link(depnode* p, depnode* me) {
-    me->npred.fetch_add(1, std::memory_order_relaxed);
     depnode::edge* e = me->take_edge();
     e->to = me;
     depnode::edge* head = p->succ.load(std::memory_order_acquire);
     do {
         if (head == closed) {
-            me->npred.fetch_sub(1, std::memory_order_relaxed);
             me->untake_edge();
             return false;
         }
@@ -287,15 +283,17 @@ void collect(dep_items& v, kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2,
                 all = true;
                 continue;
             }
-            const dep_item d{l[i].base_addr, kind_of(l[i].flags), false};
+            const std::intptr_t a = l[i].base_addr;
+            const std::uint8_t k = kind_of(l[i].flags);
             if (merge_here) {
-                dep_item* same = std::find_if(v.begin(), v.end(), [&](const dep_item& o) { return o.addr == d.addr; });
-                if (same != v.end()) {
-                    if (same->kind != d.kind) same->kind = k_out;
+                std::size_t j = 0;
+                while (j < v.size() && v[j].addr != a) ++j;
+                if (j < v.size()) {
+                    if (v[j].kind != k) v[j].kind = k_out;
                     continue;
                 }
             }
-            v.push_back(d);
+            v.push_back(dep_item{a, k, false});
         }
     };
     if (n1 > 0 && l1) add(n1, l1);
@@ -383,7 +381,7 @@ void wait_for(const here& h, kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2, km
     ext::wait_slot s;
     me->waiter = &s;
     process(**slot, me, items, false);
-    if (me->npred.fetch_sub(1, std::memory_order_acq_rel) != 1) {
+    if (!me->end_setup()) {
         node* owner = current_node(h);
         while (!s.notified() && help_one(owner)) {
         }
@@ -519,7 +517,7 @@ void task_spawn_with_deps(kmp_task_t* kt, kmp_int32 ndeps, kmp_depend_info* dep_
     rec->user |= u_deps;
     process(hash_of(h), dn, items, true);
     launch(h, rec, true, true);  // counted; queued below or by the last predecessor
-    if (dn->npred.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (dn->end_setup()) {
         rank_ready(dn);
         start_counted(h, rec);
     }

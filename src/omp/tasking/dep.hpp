@@ -39,7 +39,12 @@ struct depnode {
     // node: `hrefs` counts those entries, in the parent's plain integer, so that a
     // node entering and leaving entries costs no atomic until the last one lets go).
     std::atomic<int> refs{2};
-    std::atomic<int> npred{1};       // predecessors not done, + 1 while being set up
+    // Predecessors not done, counted from setup_bias while the parent adds edges: a
+    // predecessor that completes meanwhile counts down from there, so the count cannot
+    // reach 0 before end_setup() takes the bias back less the edges linked (one RMW
+    // for all the edges instead of one per edge).
+    static constexpr int setup_bias = 1 << 30;
+    std::atomic<int> npred{setup_bias};
     std::uint64_t linked = 0;        // parent only: the last edge added here was for this pass
     ext::task* task = nullptr;       // null: a waiting context (waiter)
     ext::wait_slot* waiter = nullptr;
@@ -67,6 +72,12 @@ struct depnode {
     edge* take_edge();
     /// Gives back the slot take_edge() returned last (its predecessor had completed).
     void untake_edge() noexcept { --edges_used; }
+    /// The parent added all edges (each linked edge holds one edge slot): true if no
+    /// predecessor is left, so the parent itself makes the node ready.
+    bool end_setup() noexcept {
+        const int d = setup_bias - static_cast<int>(edges_used);
+        return npred.fetch_sub(d, std::memory_order_acq_rel) == d;
+    }
 
 private:
     edge* inline_edges() noexcept { return reinterpret_cast<edge*>(reinterpret_cast<char*>(this) - inline_cap * sizeof(edge)); }
