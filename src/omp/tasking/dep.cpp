@@ -141,7 +141,7 @@ inline void let_go(depnode* d) noexcept {
     if (--d->hrefs == 0) deps::drop_node(d);
 }
 
-void drop_all(group& v) noexcept {
+[[gnu::always_inline]] inline void drop_all(group& v) noexcept {
     for (depnode* d : v) let_go(d);
     v.clear();
 }
@@ -176,13 +176,8 @@ bool link(depnode* p, depnode* me) {
     return true;
 }
 
-// me waits for p (unless p already completed). One edge per pair even when they share
-// several addresses (libomp links a successor once; kmp_task_deps_multiple_edges.c
-// checks it): `linked` remembers the pass that last added an edge to p. Only the
-// parent adds edges, so the plain field needs no ordering.
-void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
-    if (!p || p == me || p->linked == pass) return;
-    p->linked = pass;
+// Links `me` after `p` (add_edge decided that it should).
+[[gnu::noinline]] void add_edge_to(depnode* p, depnode* me) {
     if (!ompt::on()) [[likely]] {
         link(p, me);
         return;
@@ -193,6 +188,17 @@ void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
     ompt::lock_depnode(p);
     if (link(p, me)) ompt::task_dependence(p->task, me->task);
     ompt::unlock_depnode(p);
+}
+
+// me waits for p (unless p already completed). One edge per pair even when they share
+// several addresses (libomp links a successor once; kmp_task_deps_multiple_edges.c
+// checks it): `linked` remembers the pass that last added an edge to p. Only the
+// parent adds edges, so the plain field needs no ordering. Inline: most calls end in
+// this test (a task meets its predecessors again on each address they share).
+[[gnu::always_inline]] inline void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
+    if (!p || p == me || p->linked == pass) return;
+    p->linked = pass;
+    add_edge_to(p, me);
 }
 
 // Successors linked to `dn` so far (up to `cap`). The list only grows until the task
