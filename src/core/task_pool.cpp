@@ -75,6 +75,8 @@ unsigned class_for(std::size_t storage_bytes) noexcept {
 
 }  // namespace
 
+// record_bytes(task*) (ext/task.hpp) knows the classes.
+static_assert(core::record_classes == 4 && core::record_bytes(3) == task::record_size << 3);
 static_assert(max_pooled_storage == core::record_bytes(core::record_classes - 1) -
                                         offsetof(task, storage));
 

@@ -78,6 +78,11 @@ inline constexpr std::size_t max_pooled_storage = 1024 - 32;
 LOOM_EXPORT task* allocate_large_task(std::size_t storage_bytes);
 /// Gives a record from allocate_large_task() back; its header must be intact.
 LOOM_EXPORT void free_large_task(task* t) noexcept;
+/// The bytes of a record from allocate_task() or allocate_large_task(), header
+/// included: 0 for a heap block beyond the pooled classes (its size is not kept).
+inline std::size_t record_bytes(const task* t) noexcept {
+    return t->size_class < 4 ? task::record_size << t->size_class : 0;
+}
 
 /// Makes `t` runnable. On a worker it goes to that worker's deque (or its priority
 /// queue); from a thread outside the pool it goes to the injection queue. Wakes a

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <vector>
 
 #include "tasking/task.hpp"
@@ -27,13 +28,54 @@
 
 namespace loom::omp::tasking {
 
+namespace {
+
+// The tasks of one group on an address (one writer, or readers / inoutset members /
+// mutexinoutset members of one kind): in place up to 4, on the heap beyond.
+class group {
+public:
+    group() = default;
+    group(const group&) = delete;
+    group& operator=(const group&) = delete;
+    ~group() {
+        if (data_ != own_) delete[] data_;
+    }
+    void push_back(depnode* d) {
+        if (size_ == cap_) grow();
+        data_[size_++] = d;
+    }
+    void clear() noexcept { size_ = 0; }
+    depnode** begin() const noexcept { return data_; }
+    depnode** end() const noexcept { return data_ + size_; }
+    bool empty() const noexcept { return size_ == 0; }
+    depnode* back() const noexcept { return data_[size_ - 1]; }
+
+private:
+    static constexpr std::uint32_t inline_n = 4;
+    void grow() {
+        auto* d = new depnode*[2 * cap_];
+        std::copy(data_, data_ + size_, d);
+        if (data_ != own_) delete[] data_;
+        data_ = d;
+        cap_ *= 2;
+    }
+    depnode** data_ = own_;
+    std::uint32_t size_ = 0;
+    std::uint32_t cap_ = inline_n;
+    depnode* own_[inline_n];
+};
+
+}  // namespace
+
 struct dephash {
     struct entry {
         std::intptr_t addr = 0;
         entry* next = nullptr;
         std::uint8_t last_kind = 0;   // 0 none, k_in, k_out, k_mtx, k_set
-        std::vector<depnode*> last;
-        std::vector<depnode*> prev;
+        std::uint8_t cur = 0;         // which of g[] is the last group (the other: the one before)
+        group g[2];
+        group& last() noexcept { return g[cur]; }
+        group& prev() noexcept { return g[cur ^ 1]; }
     };
     std::vector<entry*> buckets;
     std::size_t count = 0;
@@ -48,12 +90,10 @@ namespace {
 constexpr std::uint8_t k_in = 1, k_out = 2, k_mtx = 4, k_set = 8;
 auto* const closed = reinterpret_cast<depnode::edge*>(std::uintptr_t{1});
 
-std::uint8_t kind_of(std::uint8_t flags) noexcept {
-    if ((flags & 3) == 3 || (flags & 2)) return k_out;
-    if (flags & 4) return k_mtx;
-    if (flags & 8) return k_set;
-    return k_in;
-}
+// kmp_depend_info::flags (low 4 bits) -> kind: out wins, then mutexinoutset, inoutset.
+constexpr std::uint8_t kind_table[16] = {k_in,  k_in,  k_out, k_out, k_mtx, k_mtx, k_out, k_out,
+                                         k_set, k_set, k_out, k_out, k_mtx, k_mtx, k_out, k_out};
+inline std::uint8_t kind_of(std::uint8_t flags) noexcept { return kind_table[flags & 15]; }
 
 inline std::size_t hash_addr(std::intptr_t a, std::size_t n) noexcept {
     auto x = static_cast<std::uint64_t>(a);
@@ -94,8 +134,15 @@ dephash::entry* find(dephash& h, std::intptr_t addr, bool insert) {
     return e;
 }
 
-void drop_all(std::vector<depnode*>& v) noexcept {
-    for (depnode* d : v) deps::drop_node(d);
+// The hash keeps `d` in one more entry (or as the last all-memory task).
+inline void hold(depnode* d) noexcept { ++d->hrefs; }
+// ... in one entry less: the last one gives the hash's reference back.
+inline void let_go(depnode* d) noexcept {
+    if (--d->hrefs == 0) deps::drop_node(d);
+}
+
+[[gnu::always_inline]] inline void drop_all(group& v) noexcept {
+    for (depnode* d : v) let_go(d);
     v.clear();
 }
 
@@ -103,8 +150,8 @@ void clear_entries(dephash& h) noexcept {
     for (dephash::entry*& head : h.buckets) {
         for (dephash::entry* e = head; e;) {
             dephash::entry* next = e->next;
-            drop_all(e->last);
-            drop_all(e->prev);
+            drop_all(e->g[0]);
+            drop_all(e->g[1]);
             delete e;
             e = next;
         }
@@ -115,31 +162,22 @@ void clear_entries(dephash& h) noexcept {
 
 // Links `me` after `p` unless p already completed (its list is closed): false then.
 bool link(depnode* p, depnode* me) {
-    me->npred.fetch_add(1, std::memory_order_relaxed);
     depnode::edge* e = me->take_edge();
     e->to = me;
     depnode::edge* head = p->succ.load(std::memory_order_acquire);
     do {
         if (head == closed) {
-            me->npred.fetch_sub(1, std::memory_order_relaxed);
             me->untake_edge();
             return false;
         }
         e->next = head;
     } while (!p->succ.compare_exchange_weak(head, e, std::memory_order_acq_rel,
                                             std::memory_order_acquire));
-    // Only the parent adds edges: a load and a store, no read-modify-write.
-    p->nsucc.store(p->nsucc.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     return true;
 }
 
-// me waits for p (unless p already completed). One edge per pair even when they share
-// several addresses (libomp links a successor once; kmp_task_deps_multiple_edges.c
-// checks it): `linked` remembers the pass that last added an edge to p. Only the
-// parent adds edges, so the plain field needs no ordering.
-void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
-    if (!p || p == me || p->linked == pass) return;
-    p->linked = pass;
+// Links `me` after `p` (add_edge decided that it should).
+[[gnu::noinline]] void add_edge_to(depnode* p, depnode* me) {
     if (!ompt::on()) [[likely]] {
         link(p, me);
         return;
@@ -152,6 +190,26 @@ void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
     ompt::unlock_depnode(p);
 }
 
+// me waits for p (unless p already completed). One edge per pair even when they share
+// several addresses (libomp links a successor once; kmp_task_deps_multiple_edges.c
+// checks it): `linked` remembers the pass that last added an edge to p. Only the
+// parent adds edges, so the plain field needs no ordering. Inline: most calls end in
+// this test (a task meets its predecessors again on each address they share).
+[[gnu::always_inline]] inline void add_edge(depnode* p, depnode* me, std::uint64_t pass) {
+    if (!p || p == me || p->linked == pass) return;
+    p->linked = pass;
+    add_edge_to(p, me);
+}
+
+// Successors linked to `dn` so far (up to `cap`). The list only grows until the task
+// completes (it has not run yet), and each edge is the memory of a successor that
+// cannot run before this task: safe to walk while the parent adds more.
+unsigned successors_linked(depnode* dn, unsigned cap) noexcept {
+    unsigned n = 0;
+    for (depnode::edge* e = dn->succ.load(std::memory_order_acquire); e && n < cap; e = e->next) ++n;
+    return n;
+}
+
 // LOOM_CRITICAL_PATH: a task that becomes ready with many successors waiting for it
 // is queued as high priority (critical_path.cpp says which). Tasks the program gave
 // a priority keep it. Called before the task is queued, by whoever made it ready.
@@ -159,13 +217,13 @@ void rank_ready(depnode* dn) noexcept {
     if (!ext::critical_path_enabled()) return;
     ext::task* rec = dn->task;
     if (!rec || rec->prio != loom::priority::normal) return;
-    if (const unsigned level = ext::critical_level(dn->nsucc.load(std::memory_order_relaxed))) {
+    if (const unsigned level = ext::critical_level(successors_linked(dn, 4096))) {
         rec->prio = loom::priority::high;
         rec->level = static_cast<std::uint8_t>(level);
     }
 }
 
-void edges_from(const std::vector<depnode*>& v, depnode* me, depnode* last_all, std::uint64_t pass) {
+void edges_from(const group& v, depnode* me, depnode* last_all, std::uint64_t pass) {
     if (v.empty()) {
         add_edge(last_all, me, pass);
         return;
@@ -209,37 +267,59 @@ private:
     std::size_t size_ = 0;
 };
 
-// Merges the two lists into `v`, one item per address (differing kinds -> out).
+std::size_t count_of(kmp_int32 n1, kmp_int32 n2) noexcept {
+    return static_cast<std::size_t>(std::max(n1, 0)) + static_cast<std::size_t>(std::max(n2, 0));
+}
+
+// Merges the two lists into `v`, one item per address (differing kinds -> out); an
+// omp_all_memory item stands for every address, so it is then the only item. A short
+// list is merged in place by comparing each item with the ones kept (almost every
+// task names a handful of addresses: a sort cost ~340 instructions a task); a long
+// one is sorted by address first.
 void collect(dep_items& v, kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2,
              kmp_depend_info* l2) {
+    constexpr std::size_t short_list = 8;
+    const bool merge_here = count_of(n1, n2) <= short_list;
+    bool all = false;
     auto add = [&](kmp_int32 n, kmp_depend_info* l) {
         for (kmp_int32 i = 0; i < n; ++i) {
             if (l[i].flags == 0) continue;
             // omp_all_memory: flag 0x80, or (older code generation) address -1.
-            const bool all = (l[i].flags & 0x80) != 0 || l[i].base_addr == -1;
-            v.push_back(dep_item{all ? 0 : l[i].base_addr, all ? k_out : kind_of(l[i].flags), all});
+            if ((l[i].flags & 0x80) != 0 || l[i].base_addr == -1) {
+                all = true;
+                continue;
+            }
+            const std::intptr_t a = l[i].base_addr;
+            const std::uint8_t k = kind_of(l[i].flags);
+            if (merge_here) {
+                std::size_t j = 0;
+                while (j < v.size() && v[j].addr != a) ++j;
+                if (j < v.size()) {
+                    if (v[j].kind != k) v[j].kind = k_out;
+                    continue;
+                }
+            }
+            v.push_back(dep_item{a, k, false});
         }
     };
     if (n1 > 0 && l1) add(n1, l1);
     if (n2 > 0 && l2) add(n2, l2);
-    if (v.size() > 1) {
-        std::sort(v.begin(), v.end(), [](const dep_item& a, const dep_item& b) {
-            return a.all != b.all ? a.all > b.all : a.addr < b.addr;
-        });
-        std::size_t o = 0;
-        for (std::size_t i = 0; i < v.size(); ++i) {
-            if (o > 0 && v[o - 1].all == v[i].all && (v[i].all || v[o - 1].addr == v[i].addr)) {
-                if (v[o - 1].kind != v[i].kind) v[o - 1].kind = k_out;
-                continue;
-            }
-            v[o++] = v[i];
-        }
-        v.shrink(o);
+    if (all) {
+        v.shrink(0);
+        v.push_back(dep_item{0, k_out, true});
+        return;
     }
-}
-
-std::size_t count_of(kmp_int32 n1, kmp_int32 n2) noexcept {
-    return static_cast<std::size_t>(std::max(n1, 0)) + static_cast<std::size_t>(std::max(n2, 0));
+    if (merge_here || v.size() < 2) return;
+    std::sort(v.begin(), v.end(), [](const dep_item& a, const dep_item& b) { return a.addr < b.addr; });
+    std::size_t o = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (o > 0 && v[o - 1].addr == v[i].addr) {
+            if (v[o - 1].kind != v[i].kind) v[o - 1].kind = k_out;
+            continue;
+        }
+        v[o++] = v[i];
+    }
+    v.shrink(o);
 }
 
 // Adds `me` to the graph: edges from its predecessors; with `insert`, `me` also
@@ -251,12 +331,12 @@ void process(dephash& h, depnode* me, const dep_items& items, bool insert) {
         add_edge(h.last_all, me, pass);
         for (dephash::entry* head : h.buckets)
             for (dephash::entry* e = head; e; e = e->next) {
-                for (depnode* p : e->last) add_edge(p, me, pass);
+                for (depnode* p : e->last()) add_edge(p, me, pass);
             }
         if (insert) {
             clear_entries(h);
-            if (h.last_all) deps::drop_node(h.last_all);
-            me->refs.fetch_add(1, std::memory_order_relaxed);
+            if (h.last_all) let_go(h.last_all);
+            hold(me);
             h.last_all = me;
         }
         return;
@@ -269,23 +349,20 @@ void process(dephash& h, depnode* me, const dep_items& items, bool insert) {
         }
         const std::uint8_t k = it.kind;
         if (k != k_out && e->last_kind == k) {
-            edges_from(e->prev, me, h.last_all, pass);
-            if (k == k_mtx && !e->last.empty()) add_edge(e->last.back(), me, pass);
+            edges_from(e->prev(), me, h.last_all, pass);
+            if (k == k_mtx && !e->last().empty()) add_edge(e->last().back(), me, pass);
             if (insert) {
-                me->refs.fetch_add(1, std::memory_order_relaxed);
-                e->last.push_back(me);
+                hold(me);
+                e->last().push_back(me);
             }
         } else {
-            edges_from(e->last, me, h.last_all, pass);
+            edges_from(e->last(), me, h.last_all, pass);
             if (insert) {
-                drop_all(e->prev);
-                if (k == k_out) {
-                    drop_all(e->last);
-                } else {
-                    e->prev.swap(e->last);
-                }
-                me->refs.fetch_add(1, std::memory_order_relaxed);
-                e->last.push_back(me);
+                drop_all(e->prev());
+                if (k == k_out) drop_all(e->last());
+                else e->cur ^= 1;  // the last group becomes the one before; the new one is empty
+                hold(me);
+                e->last().push_back(me);
                 e->last_kind = k;
             }
         }
@@ -305,15 +382,18 @@ void wait_for(const here& h, kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2, km
     if (!*slot) return;  // no child with dependences: nothing to wait for
     dep_items items(count_of(n1, n2));
     collect(items, n1, l1, n2, l2);
-    depnode me;
+    alignas(64) unsigned char block[ext::task::record_size];
+    depnode* me = depnode::make_in(block, sizeof block);
     ext::wait_slot s;
-    me.waiter = &s;
-    process(**slot, &me, items, false);
-    if (me.npred.fetch_sub(1, std::memory_order_acq_rel) == 1) return;
-    node* owner = current_node(h);
-    while (!s.notified() && help_one(owner)) {
+    me->waiter = &s;
+    process(**slot, me, items, false);
+    if (!me->end_setup()) {
+        node* owner = current_node(h);
+        while (!s.notified() && help_one(owner)) {
+        }
+        park(s);
     }
-    park(s);
+    me->~depnode();
 }
 
 }  // namespace
@@ -325,10 +405,17 @@ depnode::~depnode() {
     }
 }
 
+depnode* depnode::make_in(void* block, std::size_t bytes) noexcept {
+    static_assert(sizeof(edge) == 16 && alignof(depnode) == 8);
+    auto* dn = ::new (static_cast<char*>(block) + bytes - sizeof(depnode)) depnode;
+    dn->inline_cap = static_cast<std::uint16_t>((bytes - sizeof(depnode)) / sizeof(edge));
+    return dn;
+}
+
 depnode::edge* depnode::take_edge() {
     const std::uint32_t i = edges_used++;
-    if (i < inline_edges) return &own_edges[i];
-    const std::uint32_t k = i - inline_edges;
+    if (i < inline_cap) return &inline_edges()[i];
+    const std::uint32_t k = i - inline_cap;
     if (k / edge_block::capacity == blocks) {  // the first slot of a block not made yet
         auto* b = ::new (static_cast<void*>(new_record())) edge_block;
         b->next = more_edges;
@@ -344,20 +431,52 @@ namespace deps {
 
 void drop_node(depnode* dn) noexcept {
     if (dn->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        const bool in_record = dn->in_record;
+        ext::task* rec = dn->task;
         dn->~depnode();
-        free_raw(reinterpret_cast<ext::task*>(dn));
+        if (in_record) {
+            ext::free_large_task(rec);
+        } else {
+            free_raw(reinterpret_cast<ext::task*>(reinterpret_cast<char*>(dn) + sizeof(depnode) -
+                                                  ext::task::record_size));
+        }
     }
+}
+
+depnode* node_of(ext::task* rec) noexcept {
+    if (rec->flags & f_dn_inline) {
+        return std::launder(reinterpret_cast<depnode*>(reinterpret_cast<char*>(rec) + ext::record_bytes(rec) -
+                                                       sizeof(depnode)));
+    }
+    return extra_of(rec)->dn;
+}
+
+// A node for task `rec` (called before it is queued, while `rec->next` holds the size
+// of its data): at the end of its record when the record has room past the data, so
+// the task needs no further record (and no extra block to find it); a 128-byte
+// record of its own otherwise.
+depnode* place(ext::task* rec) {
+    const std::size_t bytes = ext::record_bytes(rec);
+    const std::size_t used = ktask_offset + reinterpret_cast<std::size_t>(rec->next);
+    if (rec->size_class != 0 && bytes >= used + sizeof(depnode)) {
+        depnode* dn = depnode::make_in(reinterpret_cast<char*>(rec) + used, bytes - used);
+        dn->in_record = true;
+        rec->flags |= f_dn_inline;
+        return dn;
+    }
+    depnode* dn = depnode::make_in(new_record(), ext::task::record_size);
+    ensure_extra(rec)->dn = dn;
+    return dn;
 }
 
 void free_hash(dephash* h) noexcept {
     clear_entries(*h);
-    if (h->last_all) drop_node(h->last_all);
+    if (h->last_all) let_go(h->last_all);
     delete h;
 }
 
 void task_done(ext::task* rec) noexcept {
-    extra* x = extra_of(rec);
-    depnode* dn = x->dn;
+    depnode* dn = node_of(rec);
     depnode::edge* e;
     if (!ompt::on()) [[likely]] {
         e = dn->succ.exchange(closed, std::memory_order_acq_rel);
@@ -399,14 +518,12 @@ void task_spawn_with_deps(kmp_task_t* kt, kmp_int32 ndeps, kmp_depend_info* dep_
         launch(h, rec, false, true);
         return;
     }
-    static_assert(sizeof(depnode) <= sizeof(ext::task));
-    auto* dn = ::new (static_cast<void*>(new_record())) depnode;
+    depnode* dn = deps::place(rec);
     dn->task = rec;
-    ensure_extra(rec)->dn = dn;
     rec->user |= u_deps;
     process(hash_of(h), dn, items, true);
     launch(h, rec, true, true);  // counted; queued below or by the last predecessor
-    if (dn->npred.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (dn->end_setup()) {
         rank_ready(dn);
         start_counted(h, rec);
     }
@@ -425,8 +542,8 @@ void wait_deps(kmp_int32 ndeps, kmp_depend_info* dep_list, kmp_int32 ndeps_noali
 }
 
 depnode* depnode_of(kmp_task_t* kt) noexcept {
-    extra* x = extra_of(record_of(kt));
-    return x ? x->dn : nullptr;
+    ext::task* rec = record_of(kt);
+    return (rec->user & u_deps) ? deps::node_of(rec) : nullptr;
 }
 
 depnode::edge* successors_of(kmp_task_t* kt) noexcept {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 #include "loom/ext/scheduler.hpp"
@@ -17,6 +18,10 @@ struct dephash;
 // The first field and the edge layout follow libomp's kmp_base_depnode_t and
 // kmp_depnode_list_t (kmp.h: `successors` first; list items {node, next}), which
 // __kmpc_task_get_depnode / __kmpc_task_get_successors hand out.
+//
+// A node sits at the end of a block of memory, its inline edges just below it: the
+// task's own record when the record has room past the task's data (deps::place), else
+// a 128-byte record of its own (4 inline edges), or a waiter's stack buffer.
 struct depnode {
     struct edge {
         depnode* to;
@@ -28,11 +33,18 @@ struct depnode {
         edge_block* next;
         edge e[capacity];
     };
-    static constexpr unsigned inline_edges = 4;
 
     std::atomic<edge*> succ{nullptr};  // successors; `closed` once the task completed
-    std::atomic<int> refs{1};        // the task's own + one per place the hash keeps it
-    std::atomic<int> npred{1};       // predecessors not done, + 1 while being set up
+    // Two references: the task's own, and the hash's (held while any entry keeps the
+    // node: `hrefs` counts those entries, in the parent's plain integer, so that a
+    // node entering and leaving entries costs no atomic until the last one lets go).
+    std::atomic<int> refs{2};
+    // Predecessors not done, counted from setup_bias while the parent adds edges: a
+    // predecessor that completes meanwhile counts down from there, so the count cannot
+    // reach 0 before end_setup() takes the bias back less the edges linked (one RMW
+    // for all the edges instead of one per edge).
+    static constexpr int setup_bias = 1 << 30;
+    std::atomic<int> npred{setup_bias};
     std::uint64_t linked = 0;        // parent only: the last edge added here was for this pass
     ext::task* task = nullptr;       // null: a waiting context (waiter)
     ext::wait_slot* waiter = nullptr;
@@ -44,22 +56,33 @@ struct depnode {
     // time a dependence chain moved between workers). Written by the parent only.
     std::uint32_t edges_used = 0;
     std::uint32_t blocks = 0;         // edge blocks made (more_edges, newest first)
-    // Successors linked to this node so far: written by the parent (add_edge), read
-    // when the task becomes ready, for the automatic critical-path priority.
-    std::atomic<std::uint32_t> nsucc{0};
+    std::uint32_t hrefs = 0;          // parent only: hash entries that keep this node
+    std::uint16_t inline_cap = 0;     // edges in the block just below the node
+    bool in_record = false;           // the block is the task's record (f_dn_inline)
     edge_block* more_edges = nullptr;
-    edge own_edges[inline_edges];
 
     depnode() = default;
     depnode(const depnode&) = delete;
     depnode& operator=(const depnode&) = delete;
     ~depnode();
+    /// Makes a node at the end of the `bytes` bytes at `block` (8-byte aligned), with
+    /// the inline edges that fit below it.
+    static depnode* make_in(void* block, std::size_t bytes) noexcept;
     /// An edge slot for one more predecessor (the parent, while it adds edges).
     edge* take_edge();
     /// Gives back the slot take_edge() returned last (its predecessor had completed).
     void untake_edge() noexcept { --edges_used; }
+    /// The parent added all edges (each linked edge holds one edge slot): true if no
+    /// predecessor is left, so the parent itself makes the node ready.
+    bool end_setup() noexcept {
+        const int d = setup_bias - static_cast<int>(edges_used);
+        return npred.fetch_sub(d, std::memory_order_acq_rel) == d;
+    }
+
+private:
+    edge* inline_edges() noexcept { return reinterpret_cast<edge*>(reinterpret_cast<char*>(this) - inline_cap * sizeof(edge)); }
 };
-static_assert(sizeof(depnode) <= ext::task::record_size);
+static_assert(sizeof(depnode) == 64);
 static_assert(sizeof(depnode::edge_block) <= ext::task::record_size);
 
 namespace deps {
@@ -70,6 +93,11 @@ void drop_node(depnode* dn) noexcept;
 void free_hash(dephash* h) noexcept;
 /// The task of `rec` completed: release its successors.
 void task_done(ext::task* rec) noexcept;
+/// The dependence node of task `rec` (u_deps set).
+depnode* node_of(ext::task* rec) noexcept;
+/// The record of `rec` holds its node (f_dn_inline): its last reference frees the
+/// record (the task's own reference is dropped when the task is released).
+inline bool frees_record(ext::task* rec) noexcept { return (rec->flags & f_dn_inline) != 0; }
 
 }  // namespace deps
 

@@ -101,6 +101,12 @@ void free_record(ext::task* rec) noexcept {
         x->~extra();
         free_raw(reinterpret_cast<ext::task*>(x));
     }
+    // A record that holds the task's dependence node lives on while the hash of the
+    // parent keeps the node: the node's last reference frees it.
+    if (rec->flags & f_dn_inline) {
+        deps::drop_node(deps::node_of(rec));
+        return;
+    }
     // A large record says so in its header (allocate_large_task sets size_class).
     if (rec->size_class != 0) ext::free_large_task(rec);
     else free_raw(rec);

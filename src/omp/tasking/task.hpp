@@ -109,14 +109,14 @@ inline constexpr std::size_t inline_room = ext::task::storage_size - sizeof(tdat
 inline constexpr std::uint8_t f_tied = 1;
 inline constexpr std::uint8_t f_final = 2;       // final (its descendants are final and included)
 inline constexpr std::uint8_t f_extra = 4;       // slot holds an extra block
-// 8: free
+inline constexpr std::uint8_t f_dn_inline = 8;   // its dependence node lives at the end of its record
 inline constexpr std::uint8_t f_running = 16;
 inline constexpr std::uint8_t f_requeue = 32;    // untied part asked to run again
 inline constexpr std::uint8_t f_bounced = 64;    // went through its worker's mailbox
 inline constexpr std::uint8_t f_destructors = 128;
 // ext::task::user bits.
 inline constexpr std::uint8_t u_detach = 1;
-inline constexpr std::uint8_t u_deps = 2;        // has a depnode (extra->dn)
+inline constexpr std::uint8_t u_deps = 2;        // has a depnode (in its record, or extra->dn)
 inline constexpr std::uint8_t u_explicit = 4;    // always set: the record is an OpenMP task
 inline constexpr std::uint8_t u_cancel_check = 8;
 inline constexpr std::uint8_t u_prio = 16;       // priority clause (kmp_task_t::data2)
@@ -135,7 +135,7 @@ struct extra {
     tgroup* rel = nullptr;      // release target when created inside a taskgroup
     tgroup* tg = nullptr;       // innermost taskgroup this task opened
     dephash* deps = nullptr;    // dependence hash of this task's children
-    depnode* dn = nullptr;      // this task's dependence node
+    depnode* dn = nullptr;      // this task's dependence node, when not in its record
     std::atomic<int> detach{0}; // 1 fulfilled, 2 body ended
     int ompt_flags = 0;         // OMPT: the task_type flags task_create reported
     std::uintptr_t event_tag = 0;
