@@ -32,7 +32,10 @@ LOOM_OMP_API kmp_task_t* __kmpc_omp_target_task_alloc(ident_t*, kmp_int32, kmp_i
 }
 
 LOOM_OMP_API kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* kt) {
-    LOOM_OMPT_ENTER();
+    if (ompt::on()) [[unlikely]] {
+        ompt::observed_entry(LOOM_OMPT_RA, LOOM_OMPT_FRAME_ADDRESS(), [kt](const void*) { task_spawn(kt); });
+        return 0;
+    }
     task_spawn(kt);
     return 0;
 }
@@ -54,10 +57,15 @@ LOOM_OMP_API void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t* 
 }
 
 LOOM_OMP_API kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32) {
-    LOOM_OMPT_ENTER();
-    LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_begin, LOOM_OMPT_RA));
+    if (ompt::on()) [[unlikely]] {
+        ompt::observed_entry(LOOM_OMPT_RA, LOOM_OMPT_FRAME_ADDRESS(), [](const void* ra) {
+            LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_begin, ra));
+            task_wait();
+            LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_end, ra));
+        });
+        return 0;
+    }
     task_wait();
-    LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_end, LOOM_OMPT_RA));
     return 0;
 }
 

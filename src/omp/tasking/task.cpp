@@ -269,7 +269,13 @@ bool in_cancelled_group(ext::task* rec) noexcept {
     }
 }
 
-void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
+namespace {
+
+// execute() with (Observed) or without a tool's events and frames. Two copies so that
+// the one every task pays for without a tool keeps none of their tests or live values
+// (~11 instructions per task in execute alone, callgrind, fib with a task per call).
+template <bool Observed>
+void execute_as(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     tdata* d = data_of(rec);
     kmp_task_t* kt = ktask_of(rec);
     thread_state* th = this_thread();
@@ -294,7 +300,7 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
         implicit_task* member = home->tm ? member_here(home->tm) : nullptr;
         implicit_task* model = member ? member : home->it;
         si = ::new (si_mem) standin{*model, root_ctx{}};
-        if (ompt::on()) ompt::stand_in(&si->it, member);
+        if constexpr (Observed) ompt::stand_in(&si->it, member);
         si->it.tasking = &si->rc;
         si->rc.it = &si->it;
         si->rc.tm = home->tm;
@@ -308,7 +314,8 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     // cancel taskgroup: tasks of a cancelled group that did not start are discarded.
     const bool run_body = (rec->user & u_cancel_check) == 0 || !in_cancelled_group(rec);
     ompt_data_t* ompt_prior = nullptr;
-    if (ompt::on()) ompt_prior = run_body ? ompt::task_switch_in(prev_cur, use, d) : ompt::task_discarded(prev_cur, use, d);
+    if constexpr (Observed)
+        ompt_prior = run_body ? ompt::task_switch_in(prev_cur, use, d) : ompt::task_discarded(prev_cur, use, d);
     rc->current = d;
     th->current = use;
     rec->flags |= f_running;
@@ -337,6 +344,15 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
         return;
     }
     complete(rec, owner_inline);
+}
+
+}  // namespace
+
+void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
+    if (ompt::on()) [[unlikely]]
+        execute_as<true>(rec, owner_inline, from_loop);
+    else
+        execute_as<false>(rec, owner_inline, from_loop);
 }
 
 namespace {
