@@ -12,25 +12,10 @@ if(SKIP)
 endif()
 get_filename_component(name "${SRC}" NAME)
 
-# The runtime the loader picks must be the one under test.
-execute_process(COMMAND ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${RUNTIME_DIR}" ldd ${EXE}
-                OUTPUT_VARIABLE ldd_out RESULT_VARIABLE ldd_rc)
-string(REGEX MATCH "${SONAME} => ([^ ]+)" found "${ldd_out}")
-get_filename_component(loaded "${CMAKE_MATCH_1}" DIRECTORY)
-get_filename_component(loaded "${loaded}" REALPATH)
-get_filename_component(want "${RUNTIME_DIR}" REALPATH)
-if(NOT ldd_rc EQUAL 0 OR NOT loaded STREQUAL want)
-  message(FATAL_ERROR "${EXE} would not load ${SONAME} from ${RUNTIME_DIR}:\n${ldd_out}")
-endif()
-
+include(${CMAKE_CURRENT_LIST_DIR}/../run_support.cmake)
+omp_require_runtime("${EXE}" "${SONAME}" "${RUNTIME_DIR}")
 # A clean environment: no inherited OpenMP, loom, Archer or sanitizer settings.
-execute_process(COMMAND ${ENV_EXE} OUTPUT_VARIABLE all_env)
-string(REGEX MATCHALL "(^|\n)(OMP|KMP|GOMP|LOOM|ARCHER|TSAN)_[A-Za-z0-9_]*=" inherited "${all_env}")
-set(unset_args "")
-foreach(v IN LISTS inherited)
-  string(REGEX REPLACE "^\n?([^=]*)=$" "\\1" v "${v}")
-  list(APPEND unset_args -u ${v})
-endforeach()
+omp_unset_inherited(unset_args "${ENV_EXE}" "OMP|KMP|GOMP|LOOM|ARCHER|TSAN")
 # exitcode=66: a run with reports exits 66 whatever the program returned, so the
 # program's own verdict is its "all passed" line. The noninstrumented runtime's own
 # accesses are not checked (as Archer asks).
