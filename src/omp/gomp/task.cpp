@@ -80,12 +80,12 @@ void wait_fulfilled(kmp_task_t* kt) {
 
 }  // namespace
 
-kmp_task_t* new_task(const task_spec& s, bool copy, void* detach) {
+kmp_task_t* new_task(const task_spec& s, bool copy, void* detach, bool with_node) {
     const std::size_t align = s.arg_align > 0 ? static_cast<std::size_t>(s.arg_align) : 1;
     const bool block = copy && s.arg_size > 0;
     const std::size_t room = block ? static_cast<std::size_t>(s.arg_size) + align - 1 : 0;
     kmp_task_t* kt = tasking::task_alloc(kmpc_flags(s), sizeof(kmp_task_t) + sizeof(body) + room,
-                                         0, &run_body);
+                                         0, &run_body, with_node);
     kt->data2.priority = s.priority;
     body* b = body_of(kt);
     b->fn = s.fn;
@@ -152,8 +152,9 @@ namespace {
     }
     // Final tasks, descendants of final tasks and tasks of a team of one are included
     // by the launch itself (tasking/task.cpp), as for clang.
-    kmp_task_t* kt = gomp::new_task(s, true, detach);
-    if ((flags & gomp::task_depend) && depend) {
+    const bool with_deps = (flags & gomp::task_depend) && depend;
+    kmp_task_t* kt = gomp::new_task(s, true, detach, with_deps);
+    if (with_deps) {
         gomp::depend_list l(depend);
         tasking::task_spawn_with_deps(kt, l.size(), l.data(), 0, nullptr);
         return;

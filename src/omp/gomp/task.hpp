@@ -29,7 +29,8 @@ struct task_spec {
 /// of spec.data made inside the record (cpyfn or memcpy, aligned to arg_align);
 /// without, the task runs on spec.data itself (undeferred tasks, as libgomp does).
 /// `detach` (or null): where gcc wants the task's event handle.
-kmp_task_t* new_task(const task_spec& spec, bool copy, void* detach);
+/// `with_node`: the task comes with depend (its record gets room for its node).
+kmp_task_t* new_task(const task_spec& spec, bool copy, void* detach, bool with_node = false);
 
 /// The argument block fn runs on.
 void* task_arg(kmp_task_t* kt) noexcept;

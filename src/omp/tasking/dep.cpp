@@ -1,6 +1,6 @@
 // Task dependences (depend clause, taskwait depend, undeferred tasks with depend).
 //
-// Each parent task (or implicit task) owns a hash from address to the recent history of
+// Each parent task (or implicit task) owns a hash (dephash.hpp) from address to the recent history of
 // that address: the last group of tasks (one writer, or readers / inoutset members /
 // mutexinoutset members, all of one kind) and the group before it. Only the parent
 // touches its hash (it alone creates its children), so the hash needs no lock and
@@ -13,9 +13,10 @@
 // Edges are lock-free: a predecessor's successor list is a Treiber stack that the
 // predecessor closes (exchange with `closed`) when it completes; the parent adds an
 // edge with a CAS unless the list is already closed (then there is nothing to wait
-// for). A node's predecessor count starts at 1 so it cannot become ready while the
-// parent is still adding edges; the parent drops that 1 last.
+// for). A node's predecessor count starts at a bias so it cannot become ready while
+// the parent is still adding edges; the parent takes the bias back last.
 #include "tasking/dep.hpp"
+#include "tasking/dephash.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -28,61 +29,10 @@
 
 namespace loom::omp::tasking {
 
-namespace {
-
-// The tasks of one group on an address (one writer, or readers / inoutset members /
-// mutexinoutset members of one kind): in place up to 4, on the heap beyond.
-class group {
-public:
-    group() = default;
-    group(const group&) = delete;
-    group& operator=(const group&) = delete;
-    ~group() {
-        if (data_ != own_) delete[] data_;
-    }
-    void push_back(depnode* d) {
-        if (size_ == cap_) grow();
-        data_[size_++] = d;
-    }
-    void clear() noexcept { size_ = 0; }
-    depnode** begin() const noexcept { return data_; }
-    depnode** end() const noexcept { return data_ + size_; }
-    bool empty() const noexcept { return size_ == 0; }
-    depnode* back() const noexcept { return data_[size_ - 1]; }
-
-private:
-    static constexpr std::uint32_t inline_n = 4;
-    void grow() {
-        auto* d = new depnode*[2 * cap_];
-        std::copy(data_, data_ + size_, d);
-        if (data_ != own_) delete[] data_;
-        data_ = d;
-        cap_ *= 2;
-    }
-    depnode** data_ = own_;
-    std::uint32_t size_ = 0;
-    std::uint32_t cap_ = inline_n;
-    depnode* own_[inline_n];
-};
-
-}  // namespace
-
 struct dephash {
-    struct entry {
-        std::intptr_t addr = 0;
-        entry* next = nullptr;
-        std::uint8_t last_kind = 0;   // 0 none, k_in, k_out, k_mtx, k_set
-        std::uint8_t cur = 0;         // which of g[] is the last group (the other: the one before)
-        group g[2];
-        group& last() noexcept { return g[cur]; }
-        group& prev() noexcept { return g[cur ^ 1]; }
-    };
-    std::vector<entry*> buckets;
-    std::size_t count = 0;
+    deptable::table t;
     depnode* last_all = nullptr;      // the last omp_all_memory task
     std::uint64_t pass = 0;           // numbers the tasks added, for depnode::linked
-
-    dephash() : buckets(64, nullptr) {}
 };
 
 namespace {
@@ -95,45 +45,6 @@ constexpr std::uint8_t kind_table[16] = {k_in,  k_in,  k_out, k_out, k_mtx, k_mt
                                          k_set, k_set, k_out, k_out, k_mtx, k_mtx, k_out, k_out};
 inline std::uint8_t kind_of(std::uint8_t flags) noexcept { return kind_table[flags & 15]; }
 
-inline std::size_t hash_addr(std::intptr_t a, std::size_t n) noexcept {
-    auto x = static_cast<std::uint64_t>(a);
-    x ^= x >> 29;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 32;
-    return static_cast<std::size_t>(x) & (n - 1);
-}
-
-void grow(dephash& h) {
-    std::vector<dephash::entry*> nb(h.buckets.size() * 2, nullptr);
-    for (dephash::entry* e : h.buckets) {
-        while (e) {
-            dephash::entry* next = e->next;
-            std::size_t b = hash_addr(e->addr, nb.size());
-            e->next = nb[b];
-            nb[b] = e;
-            e = next;
-        }
-    }
-    h.buckets.swap(nb);
-}
-
-dephash::entry* find(dephash& h, std::intptr_t addr, bool insert) {
-    std::size_t b = hash_addr(addr, h.buckets.size());
-    for (dephash::entry* e = h.buckets[b]; e; e = e->next)
-        if (e->addr == addr) return e;
-    if (!insert) return nullptr;
-    if (h.count + 1 > h.buckets.size()) {
-        grow(h);
-        b = hash_addr(addr, h.buckets.size());
-    }
-    auto* e = new dephash::entry;
-    e->addr = addr;
-    e->next = h.buckets[b];
-    h.buckets[b] = e;
-    ++h.count;
-    return e;
-}
-
 // The hash keeps `d` in one more entry (or as the last all-memory task).
 inline void hold(depnode* d) noexcept { ++d->hrefs; }
 // ... in one entry less: the last one gives the hash's reference back.
@@ -141,23 +52,17 @@ inline void let_go(depnode* d) noexcept {
     if (--d->hrefs == 0) deps::drop_node(d);
 }
 
-[[gnu::always_inline]] inline void drop_all(group& v) noexcept {
+[[gnu::always_inline]] inline void drop_all(deptable::group& v) noexcept {
     for (depnode* d : v) let_go(d);
     v.clear();
 }
 
 void clear_entries(dephash& h) noexcept {
-    for (dephash::entry*& head : h.buckets) {
-        for (dephash::entry* e = head; e;) {
-            dephash::entry* next = e->next;
-            drop_all(e->g[0]);
-            drop_all(e->g[1]);
-            delete e;
-            e = next;
-        }
-        head = nullptr;
+    for (deptable::entry* e = h.t.slots; e != h.t.slots + h.t.size(); ++e) {
+        drop_all(e->g[0]);
+        drop_all(e->g[1]);
     }
-    h.count = 0;
+    h.t.reset();
 }
 
 // Links `me` after `p` unless p already completed (its list is closed): false then.
@@ -223,7 +128,7 @@ void rank_ready(depnode* dn) noexcept {
     }
 }
 
-void edges_from(const group& v, depnode* me, depnode* last_all, std::uint64_t pass) {
+inline void edges_from(deptable::group& v, depnode* me, depnode* last_all, std::uint64_t pass) {
     if (v.empty()) {
         add_edge(last_all, me, pass);
         return;
@@ -231,142 +136,156 @@ void edges_from(const group& v, depnode* me, depnode* last_all, std::uint64_t pa
     for (depnode* p : v) add_edge(p, me, pass);
 }
 
-struct dep_item {
-    std::intptr_t addr;
-    std::uint8_t kind;
-    bool all;
+// The depend lists of one construct, as the compiler passed them (clang passes the
+// noalias items apart). Processed where they lie: copying them into a merged list cost
+// ~190 instructions a task, and an address named twice is rare and cheap to handle
+// in place (add_item).
+struct dep_lists {
+    kmp_int32 n1;
+    const kmp_depend_info* l1;
+    kmp_int32 n2;
+    const kmp_depend_info* l2;
 };
 
-// The depend items of one construct: in place up to 8 (almost every task), on the
-// heap beyond. A vector per task cost a malloc and a free for every task with depend.
-class dep_items {
-public:
-    explicit dep_items(std::size_t n) {
-        if (n > inline_items) {
-            heap_.resize(n);
-            data_ = heap_.data();
-        }
-    }
-    dep_items(const dep_items&) = delete;
-    dep_items& operator=(const dep_items&) = delete;
+// omp_all_memory: flag 0x80, or (older code generation) address -1.
+inline bool is_all(const kmp_depend_info& d) noexcept { return (d.flags & 0x80) != 0 || d.base_addr == -1; }
 
-    void push_back(const dep_item& d) noexcept { data_[size_++] = d; }  // within n
-    void shrink(std::size_t n) noexcept { size_ = n; }
-    dep_item& operator[](std::size_t i) noexcept { return data_[i]; }
-    dep_item* begin() const noexcept { return data_; }
-    dep_item* end() const noexcept { return data_ + size_; }
-    std::size_t size() const noexcept { return size_; }
-    bool empty() const noexcept { return size_ == 0; }
-    const dep_item& front() const noexcept { return data_[0]; }
+enum class scan_result { none, some, all };
+
+// One look over the lists: no live item (flags 0 items are empty iterator slots), some,
+// or an omp_all_memory item (it stands for every address, whatever else is listed).
+scan_result scan(const dep_lists& d) noexcept {
+    scan_result r = scan_result::none;
+    auto look = [&](kmp_int32 n, const kmp_depend_info* l) {
+        for (kmp_int32 i = 0; i < n; ++i) {
+            if (l[i].flags == 0) continue;
+            if (is_all(l[i])) return true;
+            r = scan_result::some;
+        }
+        return false;
+    };
+    if ((d.l1 && look(d.n1, d.l1)) || (d.l2 && look(d.n2, d.l2))) return scan_result::all;
+    return r;
+}
+
+template <class F>
+[[gnu::always_inline]] inline void for_each_item(const dep_lists& d, F&& f) {
+    for (kmp_int32 i = 0; d.l1 && i < d.n1; ++i)
+        if (d.l1[i].flags != 0) f(d.l1[i].base_addr, kind_of(d.l1[i].flags));
+    for (kmp_int32 i = 0; d.l2 && i < d.n2; ++i)
+        if (d.l2[i].flags != 0) f(d.l2[i].base_addr, kind_of(d.l2[i].flags));
+}
+
+// With a tool, the lists merged first (one item per address, differing kinds becoming
+// out), so that the dependence events name exactly the edges libomp would link:
+// add_item's in-place handling of a repeated address can add an edge that others
+// imply (harmless for the order, but a tool would see it). Items carry their kind as
+// flags (k_* are the flag bits kind_of maps to themselves); omp_all_memory stays
+// one item.
+class merged_list {
+public:
+    explicit merged_list(const dep_lists& d) {
+        const std::size_t n = static_cast<std::size_t>(std::max(d.n1, 0)) + static_cast<std::size_t>(std::max(d.n2, 0));
+        items_.resize(std::max<std::size_t>(n, 1));
+        if (scan(d) == scan_result::all) {
+            items_[size_++] = kmp_depend_info{0, 0, 0x80};
+            return;
+        }
+        for_each_item(d, [&](std::intptr_t a, std::uint8_t k) {
+            std::size_t j = 0;
+            while (j < size_ && items_[j].base_addr != a) ++j;
+            if (j == size_) items_[size_++] = kmp_depend_info{a, 0, k};
+            else if (items_[j].flags != k) items_[j].flags = k_out;
+        });
+    }
+    dep_lists lists() const noexcept { return {static_cast<kmp_int32>(size_), items_.data(), 0, nullptr}; }
 
 private:
-    static constexpr std::size_t inline_items = 8;
-    dep_item own_[inline_items];
-    std::vector<dep_item> heap_;
-    dep_item* data_ = own_;
+    std::vector<kmp_depend_info> items_;
     std::size_t size_ = 0;
 };
 
-std::size_t count_of(kmp_int32 n1, kmp_int32 n2) noexcept {
-    return static_cast<std::size_t>(std::max(n1, 0)) + static_cast<std::size_t>(std::max(n2, 0));
-}
-
-// Merges the two lists into `v`, one item per address (differing kinds -> out); an
-// omp_all_memory item stands for every address, so it is then the only item. A short
-// list is merged in place by comparing each item with the ones kept (almost every
-// task names a handful of addresses: a sort cost ~340 instructions a task); a long
-// one is sorted by address first.
-void collect(dep_items& v, kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2,
-             kmp_depend_info* l2) {
-    constexpr std::size_t short_list = 8;
-    const bool merge_here = count_of(n1, n2) <= short_list;
-    bool all = false;
-    auto add = [&](kmp_int32 n, kmp_depend_info* l) {
-        for (kmp_int32 i = 0; i < n; ++i) {
-            if (l[i].flags == 0) continue;
-            // omp_all_memory: flag 0x80, or (older code generation) address -1.
-            if ((l[i].flags & 0x80) != 0 || l[i].base_addr == -1) {
-                all = true;
-                continue;
-            }
-            const std::intptr_t a = l[i].base_addr;
-            const std::uint8_t k = kind_of(l[i].flags);
-            if (merge_here) {
-                std::size_t j = 0;
-                while (j < v.size() && v[j].addr != a) ++j;
-                if (j < v.size()) {
-                    if (v[j].kind != k) v[j].kind = k_out;
-                    continue;
-                }
-            }
-            v.push_back(dep_item{a, k, false});
-        }
-    };
-    if (n1 > 0 && l1) add(n1, l1);
-    if (n2 > 0 && l2) add(n2, l2);
-    if (all) {
-        v.shrink(0);
-        v.push_back(dep_item{0, k_out, true});
+// One depend item of task `me`: edges from the entry's last group (or, joining a
+// group of its own kind, from the group before it), and `me` into the entry.
+[[gnu::always_inline]] inline void add_item(dephash& h, depnode* me, std::intptr_t a, std::uint8_t k,
+                                            std::uint64_t pass) {
+    deptable::entry* e = h.t.find_or_add(a);
+    deptable::group& last = e->last();
+    if (!last.empty() && last.back() == me) [[unlikely]] {
+        // The list named `a` before (me is the newest of the last group). The merged
+        // kind is out when the kinds differ; nothing changes when they agree or me
+        // already writes. As out, me waits for the rest of the group it joined (tasks
+        // created before it, as an inout would) and becomes the address's writer.
+        if (k == e->last_kind || e->last_kind == k_out) return;
+        k = k_out;
+    }
+    hold(me);  // before the drops below: me may be among them (a repeated address)
+    if (k != k_out && e->last_kind == k) {
+        edges_from(e->prev(), me, h.last_all, pass);
+        if (k == k_mtx) add_edge(last.back(), me, pass);
+        last.push_back(me);
         return;
     }
-    if (merge_here || v.size() < 2) return;
-    std::sort(v.begin(), v.end(), [](const dep_item& a, const dep_item& b) { return a.addr < b.addr; });
-    std::size_t o = 0;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        if (o > 0 && v[o - 1].addr == v[i].addr) {
-            if (v[o - 1].kind != v[i].kind) v[o - 1].kind = k_out;
-            continue;
-        }
-        v[o++] = v[i];
-    }
-    v.shrink(o);
+    edges_from(last, me, h.last_all, pass);
+    drop_all(e->prev());
+    if (k == k_out) drop_all(last);
+    else e->cur ^= 1;  // the last group becomes the one before; the new one is empty
+    e->last().push_back(me);
+    e->last_kind = k;
 }
 
-// Adds `me` to the graph: edges from its predecessors; with `insert`, `me` also
-// becomes part of the history (a task); without, it only waits (taskwait depend).
-void process(dephash& h, depnode* me, const dep_items& items, bool insert) {
-    const std::uint64_t pass = ++h.pass;
-    if (!items.empty() && items.front().all) {
-        // omp_all_memory: after every address's last group and the previous all-memory.
+// One depend item of a waiter: the edges a task would get, and no entry.
+inline void wait_item(dephash& h, depnode* me, std::intptr_t a, std::uint8_t k, std::uint64_t pass) {
+    deptable::entry* e = h.t.probe(a);
+    if (e->last_kind == 0) {
         add_edge(h.last_all, me, pass);
-        for (dephash::entry* head : h.buckets)
-            for (dephash::entry* e = head; e; e = e->next) {
-                for (depnode* p : e->last()) add_edge(p, me, pass);
-            }
-        if (insert) {
-            clear_entries(h);
-            if (h.last_all) let_go(h.last_all);
-            hold(me);
-            h.last_all = me;
-        }
-        return;
+    } else if (k != k_out && e->last_kind == k) {
+        edges_from(e->prev(), me, h.last_all, pass);
+        if (k == k_mtx) add_edge(e->last().back(), me, pass);
+    } else {
+        edges_from(e->last(), me, h.last_all, pass);
     }
-    for (const dep_item& it : items) {
-        dephash::entry* e = find(h, it.addr, insert);
-        if (!e) {
-            add_edge(h.last_all, me, pass);
-            continue;
-        }
-        const std::uint8_t k = it.kind;
-        if (k != k_out && e->last_kind == k) {
-            edges_from(e->prev(), me, h.last_all, pass);
-            if (k == k_mtx && !e->last().empty()) add_edge(e->last().back(), me, pass);
-            if (insert) {
-                hold(me);
-                e->last().push_back(me);
-            }
-        } else {
-            edges_from(e->last(), me, h.last_all, pass);
-            if (insert) {
-                drop_all(e->prev());
-                if (k == k_out) drop_all(e->last());
-                else e->cur ^= 1;  // the last group becomes the one before; the new one is empty
-                hold(me);
-                e->last().push_back(me);
-                e->last_kind = k;
-            }
-        }
+}
+
+// omp_all_memory: after every address's last group and the previous all-memory task;
+// a task then stands for all of them (the entries are dropped). `me` may be in some
+// entries already (process met the item after others): held before they are let go.
+void process_all(dephash& h, depnode* me, std::uint64_t pass, bool insert) {
+    add_edge(h.last_all, me, pass);
+    for (deptable::entry* e = h.t.slots; e != h.t.slots + h.t.size(); ++e)
+        if (e->last_kind != 0)
+            for (depnode* p : e->last()) add_edge(p, me, pass);
+    if (insert) {
+        hold(me);
+        clear_entries(h);
+        if (h.last_all) let_go(h.last_all);
+        h.last_all = me;
     }
+}
+
+// The items of one list; false at an omp_all_memory item (it stands for every
+// address, whatever else is listed: process_all does the rest).
+[[gnu::always_inline]] inline bool add_list(dephash& h, depnode* me, kmp_int32 n, const kmp_depend_info* l,
+                                            std::uint64_t pass) {
+    for (kmp_int32 i = 0; i < n; ++i) {
+        const std::uint8_t f = l[i].flags;
+        if (f == 0) continue;  // an empty iterator slot
+        if (is_all(l[i])) [[unlikely]]
+            return false;
+        add_item(h, me, l[i].base_addr, kind_of(f), pass);
+    }
+    return true;
+}
+
+// Adds task `me` to the graph: edges from its predecessors, and `me` into the history.
+void process(dephash& h, depnode* me, const dep_lists& d) {
+    const std::uint64_t pass = ++h.pass;
+    if ((d.l1 && !add_list(h, me, d.n1, d.l1, pass)) || (d.l2 && !add_list(h, me, d.n2, d.l2, pass)))
+        process_all(h, me, pass, true);
+    // Lists of empty items only: no entry holds me, so the hash has no reference to
+    // give back (no edge either: nothing else has seen the node yet).
+    if (me->hrefs == 0) [[unlikely]]
+        me->refs.store(1, std::memory_order_relaxed);
 }
 
 dephash& hash_of(const here& h) {
@@ -376,26 +295,30 @@ dephash& hash_of(const here& h) {
 }
 
 // Waits (running own children meanwhile) until the predecessors listed are done.
-void wait_for(const here& h, kmp_int32 n1, kmp_depend_info* l1, kmp_int32 n2, kmp_depend_info* l2) {
-    if (n1 + n2 <= 0) return;
+void wait_for(const here& h, const dep_lists& d) {
     dephash** slot = current_deps_slot(h);
     if (!*slot) return;  // no child with dependences: nothing to wait for
-    dep_items items(count_of(n1, n2));
-    collect(items, n1, l1, n2, l2);
+    const scan_result s = scan(d);
+    if (s == scan_result::none) return;
     alignas(64) unsigned char block[ext::task::record_size];
     depnode* me = depnode::make_in(block, sizeof block);
-    ext::wait_slot s;
-    me->waiter = &s;
-    process(**slot, me, items, false);
+    ext::wait_slot ws;
+    me->waiter = &ws;
+    dephash& dh = **slot;
+    const std::uint64_t pass = ++dh.pass;
+    if (s == scan_result::all) {
+        process_all(dh, me, pass, false);
+    } else {
+        for_each_item(d, [&](std::intptr_t a, std::uint8_t k) { wait_item(dh, me, a, k, pass); });
+    }
     if (!me->end_setup()) {
         node* owner = current_node(h);
-        while (!s.notified() && help_one(owner)) {
+        while (!ws.notified() && help_one(owner)) {
         }
-        park(s);
+        park(ws);
     }
     me->~depnode();
 }
-
 }  // namespace
 
 depnode::~depnode() {
@@ -505,23 +428,19 @@ void task_done(ext::task* rec) noexcept {
 
 namespace loom::omp::tasking {
 
-void task_spawn_with_deps(kmp_task_t* kt, kmp_int32 ndeps, kmp_depend_info* dep_list,
-                          kmp_int32 ndeps_noalias, kmp_depend_info* noalias_dep_list) {
-    here h = current_here();
-    ext::task* rec = record_of(kt);
-    // libomp reports the task and its dependences before it looks for predecessors.
-    if (ompt::on()) [[unlikely]]
-        ompt::task_launched_with_deps(rec, ndeps, dep_list, ndeps_noalias, noalias_dep_list);
-    dep_items items(count_of(ndeps, ndeps_noalias));
-    collect(items, ndeps, dep_list, ndeps_noalias, noalias_dep_list);
-    if (items.empty()) {
+namespace {
+
+void spawn(const here& h, ext::task* rec, const dep_lists& d) {
+    if (d.n1 <= 0 && d.n2 <= 0) {
         launch(h, rec, false, true);
         return;
     }
     depnode* dn = deps::place(rec);
+    if (!(rec->flags & f_dn_inline)) [[unlikely]]
+        h.rc->node_room_for = ktask_of(rec)->routine;
     dn->task = rec;
     rec->user |= u_deps;
-    process(hash_of(h), dn, items, true);
+    process(hash_of(h), dn, d);
     launch(h, rec, true, true);  // counted; queued below or by the last predecessor
     if (dn->end_setup()) {
         rank_ready(dn);
@@ -529,16 +448,34 @@ void task_spawn_with_deps(kmp_task_t* kt, kmp_int32 ndeps, kmp_depend_info* dep_
     }
 }
 
+}  // namespace
+
+void task_spawn_with_deps(kmp_task_t* kt, kmp_int32 ndeps, kmp_depend_info* dep_list,
+                          kmp_int32 ndeps_noalias, kmp_depend_info* noalias_dep_list) {
+    here h = current_here();
+    ext::task* rec = record_of(kt);
+    // libomp reports the task and its dependences before it looks for predecessors.
+    if (ompt::on()) [[unlikely]]
+        ompt::task_launched_with_deps(rec, ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+    const dep_lists given{ndeps, dep_list, ndeps_noalias, noalias_dep_list};
+    if (ompt::on()) [[unlikely]] {
+        const merged_list m(given);
+        spawn(h, rec, m.lists());
+        return;
+    }
+    spawn(h, rec, given);
+}
+
 void wait_deps(kmp_int32 ndeps, kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
                kmp_depend_info* noalias_dep_list) {
     if (ompt::on() && (ndeps > 0 || ndeps_noalias > 0)) [[unlikely]] {
         // libomp reports the wait as an undeferred taskwait task with these dependences.
         ompt::taskwait_deps_begin(ndeps, dep_list, ndeps_noalias, noalias_dep_list);
-        wait_for(current_here(), ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+        wait_for(current_here(), merged_list({ndeps, dep_list, ndeps_noalias, noalias_dep_list}).lists());
         ompt::taskwait_deps_end();
         return;
     }
-    wait_for(current_here(), ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+    wait_for(current_here(), {ndeps, dep_list, ndeps_noalias, noalias_dep_list});
 }
 
 depnode* depnode_of(kmp_task_t* kt) noexcept {

@@ -83,6 +83,7 @@ private:
     edge* inline_edges() noexcept { return reinterpret_cast<edge*>(reinterpret_cast<char*>(this) - inline_cap * sizeof(edge)); }
 };
 static_assert(sizeof(depnode) == 64);
+static_assert(node_room == sizeof(depnode) + 3 * sizeof(depnode::edge), "task.hpp node_room: a node and 3 inline edges");
 static_assert(sizeof(depnode::edge_block) <= ext::task::record_size);
 
 namespace deps {

@@ -104,6 +104,9 @@ static_assert(sizeof(tdata) == 40);
 
 inline constexpr std::size_t ktask_offset = 32 + sizeof(tdata);  // from the record
 inline constexpr std::size_t inline_room = ext::task::storage_size - sizeof(tdata);
+/// Room past a task's data for its dependence node and 3 inline edges (dep.cpp checks
+/// it): a task known to come with depend gets a record with this much more.
+inline constexpr std::size_t node_room = 112;
 
 // ext::task::flags bits.
 inline constexpr std::uint8_t f_tied = 1;
@@ -161,6 +164,11 @@ struct root_ctx {
     tdata* current = nullptr;    // innermost explicit task running here (null: the implicit task)
     tgroup* tg = nullptr;        // innermost taskgroup of the implicit task
     dephash* deps = nullptr;
+    // The routine of the last task with depend whose record had no room for its
+    // dependence node: its next tasks get records with node_room (clang's
+    // task_alloc does not say whether depend follows; tasks of one construct share
+    // the routine). Written once per routine that needs it.
+    kmp_routine_entry_t node_room_for = nullptr;
     bool phase_tasks = false;    // created deferred tasks since its last drain
 };
 
@@ -257,8 +265,10 @@ dephash** current_deps_slot(const here& h);
 
 /// Allocates a task record for the running task (parent) as __kmpc_omp_task_alloc does
 /// (inline: task_create.hpp).
+/// `with_node`: depend follows for sure (gcc says so), so the record gets node_room.
 inline kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
-                            std::size_t sizeof_shareds, kmp_routine_entry_t routine);
+                            std::size_t sizeof_shareds, kmp_routine_entry_t routine,
+                            bool with_node = false);
 /// Makes a task allocated by allocate() known to its parent (counts) and runs it at
 /// once (included) or queues it, unless it still waits for predecessors (`hold`).
 /// `reported`: its OMPT task_create was reported already (dep.cpp)
@@ -295,7 +305,8 @@ void wait_node(here h, node* n, node* owner, bool want_r);
 /// A task record for the running task (`flags`: kmp task flags kf_*), its kmp_task_t
 /// of `sizeof_task` bytes followed by `sizeof_shareds` bytes of shared-variable block.
 inline kmp_task_t* task_alloc(kmp_int32 flags, std::size_t sizeof_task,
-                              std::size_t sizeof_shareds, kmp_routine_entry_t entry);
+                              std::size_t sizeof_shareds, kmp_routine_entry_t entry,
+                              bool with_node = false);
 /// As task_alloc for a target task: a hidden helper task while helpers are enabled.
 kmp_task_t* target_task_alloc(kmp_int32 flags, std::size_t sizeof_task,
                               std::size_t sizeof_shareds, kmp_routine_entry_t entry);

@@ -33,15 +33,18 @@ inline std::size_t heap_storage(std::size_t need) noexcept {
 }
 
 inline kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
-                     std::size_t sizeof_shareds, kmp_routine_entry_t routine) {
+                     std::size_t sizeof_shareds, kmp_routine_entry_t routine, bool with_node) {
     const std::size_t shareds_off = (sizeof_task + 7) & ~std::size_t{7};
     const std::size_t need = shareds_off + sizeof_shareds;
+    // A dependence node at the end of the record spares the task a record of its own
+    // and an extra block to find it (dep.cpp, deps::place).
+    const std::size_t want = need + (with_node || routine == h.rc->node_room_for ? node_room : 0);
     ext::task* rec;
     std::uint8_t fl = 0;
-    if (__builtin_expect(need <= inline_room, 1) && !ompt::on()) {
+    if (__builtin_expect(want <= inline_room, 1) && !ompt::on()) {
         rec = new_record();
     } else {
-        rec = ext::allocate_large_task(ompt::on() ? heap_storage(need) : sizeof(tdata) + need);
+        rec = ext::allocate_large_task(ompt::on() ? heap_storage(want) : sizeof(tdata) + want);
     }
     tdata* parent = h.rc->current;
     node* pn = parent ? &parent->n : &h.rc->n;
@@ -151,8 +154,8 @@ inline void launch(const here& h, ext::task* rec, bool hold, bool reported) {
 }
 
 inline kmp_task_t* task_alloc(kmp_int32 flags, std::size_t sizeof_task, std::size_t sizeof_shareds,
-                       kmp_routine_entry_t entry) {
-    return allocate(current_here(), flags, sizeof_task, sizeof_shareds, entry);
+                       kmp_routine_entry_t entry, bool with_node) {
+    return allocate(current_here(), flags, sizeof_task, sizeof_shareds, entry, with_node);
 }
 
 inline void task_spawn(kmp_task_t* kt) {
