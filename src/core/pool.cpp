@@ -165,8 +165,12 @@ void pool::wake_one() noexcept {
     // Store-load fence: the work just pushed must be visible before we read
     // `sleepers`, or a worker going to sleep and this push could miss each other.
     full_fence();
-    if (sleepers.load(std::memory_order_relaxed) == 0) return;
     worker* self = this_worker();
+    // A spinning worker takes it sooner than a sleeper can wake up, and costs no system
+    // call; a worker counted here that stops spinning before it rescans is covered by
+    // the same fence argument as a sleeper (sleep.md, "Spinning workers").
+    if (spinners.load(std::memory_order_relaxed) != 0 && ring_spinner(self)) return;
+    if (sleepers.load(std::memory_order_relaxed) == 0) return;
     unsigned start = self ? self->index : 0;
     const unsigned n = size();
     for (unsigned k = 0; k < n; ++k) {
@@ -179,8 +183,32 @@ void pool::wake_one() noexcept {
     }
 }
 
+// Nearest first, so that the work moves to a core that shares a cache with the pusher
+// when one is idle. The CAS makes one ring answer one push: a listener rung twice
+// would take one of the two tasks only.
+bool pool::ring_spinner(const worker* self) noexcept {
+    const unsigned n = size();
+    auto ring = [](worker& w) {
+        std::uint32_t listening = worker::listening;
+        return w.doorbell.load(std::memory_order_relaxed) == worker::listening &&
+               w.doorbell.compare_exchange_strong(listening, worker::rung, std::memory_order_relaxed);
+    };
+    if (self == nullptr) {
+        for (unsigned i = 0; i < n; ++i)
+            if (ring(*workers_[i])) return true;
+        return false;
+    }
+    for (unsigned v : victims(self->index))
+        if (v < n && ring(*workers_[v])) return true;
+    return false;
+}
+
 void pool::wake(worker& w) noexcept {
     full_fence();
+    std::uint32_t listening = worker::listening;
+    if (w.doorbell.load(std::memory_order_relaxed) == worker::listening &&
+        w.doorbell.compare_exchange_strong(listening, worker::rung, std::memory_order_relaxed))
+        return;
     if (w.sleep_word.load(std::memory_order_relaxed) == 1 &&
         w.sleep_word.exchange(0, std::memory_order_acq_rel) == 1)
         futex_wake(&w.sleep_word, 1);

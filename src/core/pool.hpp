@@ -80,9 +80,13 @@ public:
     void wake_after_push(bool deque_was_empty) noexcept {
         if (deque_was_empty) wake_one();
     }
-    /// After putting work in `w`'s mailbox: wakes `w` if it sleeps.
+    /// After putting work in `w`'s mailbox: rings `w`'s doorbell if it spins, wakes it
+    /// if it sleeps.
     void wake(worker& w) noexcept;
+    /// Workers asleep (or about to be), and workers spinning with their doorbell
+    /// listening. One line: a pusher reads both after its fence with one miss.
     alignas(64) std::atomic<unsigned> sleepers{0};
+    std::atomic<unsigned> spinners{0};
     std::atomic<bool> stopping{false};
 
     // ---- deadlines of parked timed waits (docs/protocols/timers.md)
@@ -158,6 +162,7 @@ public:
     }
 
 private:
+    bool ring_spinner(const worker* self) noexcept;
     [[nodiscard]] bool quiescent() const noexcept;
     void expire_timers(std::int64_t now) noexcept;
     using victim_table = std::vector<std::vector<unsigned>>;

@@ -183,6 +183,42 @@ bool worker::sleep_until(std::int64_t due) noexcept {
     return false;
 }
 
+// The doorbell is a hint: a pusher that sees it listening rings it, and the worker
+// answers with a try_get at once instead of after the rest of its pauses. Nothing
+// depends on the ring for correctness -- a spinning worker scans every queue each
+// round, and one that stops spinning to sleep first stops listening, then runs the
+// sleep protocol's fence and rescan (sleep.md, "Spinning workers").
+void worker::start_listening() noexcept {
+    doorbell.store(listening, std::memory_order_relaxed);
+    owner.spinners.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Before the fence of sleep(), when it goes to sleep: a pusher whose fence comes
+// later sees it as a sleeper, not as a spinner.
+void worker::stop_listening() noexcept {
+    doorbell.store(not_listening, std::memory_order_relaxed);
+    owner.spinners.fetch_sub(1, std::memory_order_relaxed);
+}
+
+// The pause between two scans, cut short by a ring: the doorbell's line stays in this
+// core's cache until a pusher writes it, so watching it costs no traffic. True if rung
+// (the worker listens again before it rescans).
+bool worker::pause_for_doorbell(unsigned pauses) noexcept {
+    for (unsigned i = 0; i < pauses; ++i) {
+        cpu_relax();
+        if (answer_doorbell()) return true;
+    }
+    return false;
+}
+
+// Only a pusher moves the word from listening to rung, only this worker back.
+bool worker::answer_doorbell() noexcept {
+    if (doorbell.load(std::memory_order_relaxed) != rung) return false;
+    doorbell.store(listening, std::memory_order_relaxed);
+    counters.rings.add();
+    return true;
+}
+
 // What a poll completed (a continuation, a resumed waiter) is taken at once rather than
 // after the spin's pause: it is what the pool was waiting for. A poll that happened
 // also stands in for most of the pause, so a completion is seen sooner (`polled`).
@@ -228,6 +264,20 @@ ext::task* worker::find_work() noexcept {
         int me;
         ~spinner_release() { p.release_poll_spinner(me); }
     } release_on_return{owner, me};
+    // Listening while spinning, not while asleep; every return below stops first.
+    struct listening_scope {
+        worker& w;
+        bool on = false;
+        void start() noexcept {
+            if (!on) w.start_listening();
+            on = true;
+        }
+        void stop() noexcept {
+            if (on) w.stop_listening();
+            on = false;
+        }
+        ~listening_scope() { stop(); }
+    } listen{*this};
     for (;;) {
         const auto budget = std::chrono::nanoseconds(
             owner.cfg.spin_adaptive ? spin.budget_ns : owner.cfg.spin_us * 1000);
@@ -235,12 +285,17 @@ ext::task* worker::find_work() noexcept {
         std::int64_t now_ns = steady_ns(start);  // refreshed every 16 rounds
         owner.serve_timers(now_ns);
         pollers().poll(now_ns, /*idle=*/false);
+        listen.start();
         for (unsigned round = 0;; ++round) {
             // Exit gave up on the work in flight: start nothing more (queued tasks could
             // read destroyed globals) and do not leave either — a thread that ended now
             // would run its thread-exit destructors beside the program's static ones.
-            if (owner.abandoned.load(std::memory_order_acquire)) owner.hold_forever();
+            if (owner.abandoned.load(std::memory_order_acquire)) {
+                listen.stop();
+                owner.hold_forever();
+            }
             if (ext::task* t = try_get()) {
+                listen.stop();
                 owner.keep_timers_watched();
                 if (owner.cfg.spin_adaptive)
                     spin.record(std::chrono::nanoseconds(clock::now() - idle_since).count(), slept);
@@ -256,9 +311,12 @@ ext::task* worker::find_work() noexcept {
             // Oversubscribed: the thread that will make work (or that others wait for)
             // may be queued behind this one on its CPU; give the CPU away every round.
             const bool give_up = owner.oversubscribed();
-            if (give_up) sched_yield();
-            else
-                for (unsigned i = 0, pauses = polled ? 4 : 32; i < pauses; ++i) cpu_relax();
+            if (give_up) {
+                sched_yield();
+                answer_doorbell();
+            } else {
+                pause_for_doorbell(polled ? 4 : 32);  // a ring ends the pause: rescan now
+            }
             if (give_up || (round & 15) == 15) {
                 const auto now = clock::now();
                 now_ns = steady_ns(now);
@@ -268,6 +326,7 @@ ext::task* worker::find_work() noexcept {
             }
         }
         owner.release_poll_spinner(me);
+        listen.stop();
         // A watcher woken by its deadline serves it and looks once, then sleeps again
         // without another spin: an idle poller with work pending would otherwise keep
         // a worker spinning a budget per interval.

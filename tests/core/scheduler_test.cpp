@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include <loom/ext/spin.hpp>
+
 #include "test_support.hpp"
 
 namespace {
@@ -225,6 +227,32 @@ TEST(Scheduler, ThievesTakeHalfOfADequeInOneVisit) {
     });
     EXPECT_GE(taken, static_cast<std::uint64_t>(row));  // the owner ran none of them
     EXPECT_LE(visits * 2, taken) << visits << " visits took " << taken << " tasks";
+}
+
+// A task pushed onto an empty deque while other workers spin idle rings one of their
+// doorbells, so it is taken at once rather than at that worker's next scan. The pusher
+// keeps its CPU in a loop that never pops, so every task is run by another worker,
+// usually found spinning since it ran the previous one. A worker preempted past its
+// spin budget sleeps and is woken instead (a loaded machine), so the rounds go on
+// until a ring was answered, with a bound only against a hang.
+TEST(Scheduler, PushOntoAnEmptyDequeRingsASpinningWorker) {
+    if (ext::worker_count() < 2) GTEST_SKIP() << "needs a second worker";
+    constexpr int max_rounds = 50000;
+    auto rings = [] {
+        std::uint64_t n = 0;
+        for (const ext::worker_stats& s : ext::stats()) n += s.rings;
+        return n;
+    };
+    ext::ensure_started();
+    const std::uint64_t before = rings();
+    run_in_task([&] {
+        for (int i = 0; i < max_rounds && rings() == before; ++i) {
+            std::atomic<bool> ran{false};
+            ext::submit(ext::make_task([&] { ran.store(true, std::memory_order_release); }));
+            while (!ran.load(std::memory_order_acquire)) ext::cpu_relax();
+        }
+    });
+    EXPECT_GE(rings() - before, 1u);
 }
 
 TEST(Scheduler, ForeignThreadsSubmitAndWaitConcurrently) {
