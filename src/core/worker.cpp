@@ -267,11 +267,22 @@ ext::task* worker::find_work() noexcept {
     // clock is needed only to serve due timers, to call idle pollers when due and to
     // bound the spin, so it is read only when a timer or a poller is registered or
     // this first look finds nothing.
+    //
+    // A worker whose own deque is empty is about to steal or to go idle: it listens
+    // from here on, so that a task released while it looks around (in a balanced
+    // dependence graph its partner releases the next step just then) is handed to it
+    // rather than left for its steal. A worker with tasks of its own does not touch the
+    // shared `spinners` line.
+    bool listening_now = false;
     if (owner.timers.earliest() == timer_heap::none && !pollers().active() &&
         !owner.abandoned.load(std::memory_order_acquire)) {
+        if (local_deque(priority::normal).looks_empty()) {
+            start_listening();
+            listening_now = true;
+        }
         if (ext::task* t = try_get()) {
             owner.keep_timers_watched();
-            return t;
+            return listening_now ? found_while_listening(t) : t;
         }
     }
     using clock = std::chrono::steady_clock;
@@ -283,8 +294,6 @@ ext::task* worker::find_work() noexcept {
         int me;
         ~spinner_release() { p.release_poll_spinner(me); }
     } release_on_return{owner, me};
-    // Listening while spinning, not while asleep; every way out of the spin stops
-    // first and takes what was handed in meanwhile.
     auto found = [&](ext::task* t) {
         owner.keep_timers_watched();
         if (owner.cfg.spin_adaptive)
@@ -298,7 +307,10 @@ ext::task* worker::find_work() noexcept {
         std::int64_t now_ns = steady_ns(start);  // refreshed every 16 rounds
         owner.serve_timers(now_ns);
         pollers().poll(now_ns, /*idle=*/false);
-        start_listening();
+        // Listening while spinning, not while asleep: every way out of the spin below
+        // stops listening first and takes what was handed in meanwhile.
+        if (!listening_now) start_listening();
+        listening_now = false;  // from here, every way out stops listening
         for (unsigned round = 0;; ++round) {
             // Exit gave up on the work in flight: start nothing more (queued tasks could
             // read destroyed globals) and do not leave either — a thread that ended now
