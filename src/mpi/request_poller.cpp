@@ -148,7 +148,14 @@ void request_poller::test_some() noexcept {
     if (serial && !calls_mutex().try_lock()) return;
     const int n = static_cast<int>(requests_.size());
     int count = MPI_UNDEFINED;
-    const int rc = MPI_Testsome(n, requests_.data(), &count, indices_.data(), statuses_.data());
+    int rc = MPI_Testsome(n, requests_.data(), &count, indices_.data(), statuses_.data());
+    // An MPI_Testsome that finds nothing complete progresses MPI once and returns
+    // without looking again (Open MPI's ompi_request_default_test_some): what that
+    // progress completed (typically the message this worker waits for) would be seen
+    // only a whole idle round later. A second call sees it at once, and costs only a
+    // scan of the requests when it finds something (a further progress when not).
+    if (rc == MPI_SUCCESS && count == 0)
+        rc = MPI_Testsome(n, requests_.data(), &count, indices_.data(), statuses_.data());
     if (serial) calls_mutex().unlock();
     if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) {
         test_each(rc);
