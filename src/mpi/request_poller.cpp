@@ -209,7 +209,10 @@ void request_poller::cancel_all() noexcept {
     remove_completed();
 }
 
-// The node is not touched after done(): its owner may reuse or destroy it at once.
+// Counted complete before done() delivers it: whoever sees the delivery (a ready
+// future, a receiver's code) also sees the request no longer pending. drain() may then
+// end while done() runs; detach() waits for this poll to return. The node is not
+// touched after done(): its owner may reuse or destroy it at once.
 void request_poller::complete(std::size_t i, const MPI_Status& status, int code) noexcept {
     node* n = nodes_[i];
     if (n == nullptr) return;
@@ -218,8 +221,8 @@ void request_poller::complete(std::size_t i, const MPI_Status& status, int code)
     const char* where = code == MPI_ERR_PENDING && cancel_.load(std::memory_order_relaxed)
                             ? "request still pending when the loom::mpi::environment ended; cancelled"
                             : "request completed with an error";
-    n->done(n, code, status, where);
     completed_.store(completed_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    n->done(n, code, status, where);
 }
 
 // Completed entries leave the arrays (order does not matter to MPI_Testsome).
