@@ -240,7 +240,11 @@ class DistributedGraph {
   // A node's predecessors are done: a compute runs (here, or as a task when `ready`
   // already holds one), a receive is posted.
   void release(long i, long& ready) {
-    if (pending_[size_t(i)].n.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    // A count of 1 read here is this release's own: every other predecessor has
+    // decremented already (acquire: their writes are visible), nobody else touches
+    // the counter until reset(), so the last release skips its read-modify-write.
+    std::atomic<std::int32_t>& n = pending_[size_t(i)].n;
+    if (n.load(std::memory_order_acquire) != 1 && n.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
     if (is_recv_[size_t(i)]) {
       post_receive(i);
       return;
@@ -257,9 +261,10 @@ class DistributedGraph {
 
   // Everything this object is touched for happens before the decrement that may
   // end the run (the waiting thread then resets or destroys it).
-  void finish_one() {
-    if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_.notify();
+  void finish(long n) {
+    if (remaining_.fetch_sub(n, std::memory_order_acq_rel) == n) done_.notify();
   }
+  void finish_one() { finish(1); }
 
   // Starts the operation of `request` in `slot`; a request complete already
   // completes here, and the handler then queues what it makes ready rather than
@@ -319,18 +324,21 @@ class DistributedGraph {
   }
 
   // Runs compute `i`, sends its output, releases its successors; keeps running one
-  // successor it made ready.
+  // successor it made ready. The chain's tasks are counted finished together at its
+  // end (one read-modify-write of the shared count, after the chain's last touch).
   void run_from(long i) {
+    long finished = 0;
     for (;;) {
       const long t = i / g_.width, x = i % g_.width;
       run_.execute(t, x, loom::this_worker());
       send_output(i);
       long ready = -1;
       for (long k = first_[size_t(i)], end = first_[size_t(i) + 1]; k < end; ++k) release(succ_[size_t(k)], ready);
-      finish_one();
-      if (ready < 0) return;
+      ++finished;
+      if (ready < 0) break;
       i = ready;
     }
+    finish(finished);
   }
 
   using RecvDone = Completion<DistributedGraph, &DistributedGraph::received>;

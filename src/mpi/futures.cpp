@@ -2,6 +2,9 @@
 // is complete already (an eager send, usually) is answered here without the poller.
 #include <mpi.h>
 
+#include <exception>
+#include <type_traits>
+
 #include "calls.hpp"
 #include "loom/mpi.hpp"
 #include "request_poller.hpp"
@@ -19,6 +22,33 @@ future<T> ready(const MPI_Status& status) {
         return make_ready_future(status);
     }
 }
+
+// A future's node in the poller: the promise it completes. Allocated per request
+// that must wait (a future allocates its shared state anyway); freed by its done.
+template <class T>
+struct promise_node : detail::request_callback {
+    promise<T> p;
+
+    promise_node() : detail::request_callback{&on_done, MPI_REQUEST_NULL, 0, nullptr} {}
+
+    static void on_done(detail::request_callback* self, int code, const MPI_Status& status,
+                        const char* where) noexcept {
+        auto* n = static_cast<promise_node*>(self);
+        try {
+            if (code != MPI_SUCCESS) {
+                n->p.set_exception(std::make_exception_ptr(error(code, where)));
+            } else if constexpr (std::is_void_v<T>) {
+                n->p.set_value();
+            } else {
+                n->p.set_value(status);
+            }
+        } catch (...) {
+            // Out of memory for the error's message: the promise, destroyed below,
+            // breaks its future instead (future_error broken_promise).
+        }
+        delete n;
+    }
+};
 
 template <class T>
 future<T> watch_future(MPI_Request request, std::uint64_t span) {
@@ -42,9 +72,14 @@ future<T> watch_future(MPI_Request request, std::uint64_t span) {
     if (rc != MPI_SUCCESS || flag) detail::trace_request_end(span, rc);
     if (rc != MPI_SUCCESS) return make_exceptional_future<T>(error(rc, "request completed with an error"));
     if (flag) return ready<T>(status);
-    promise<T> p;
-    future<T> f = p.get_future();
-    impl::poller().add(request, impl::sink(std::move(p)), span);
+    auto* n = new promise_node<T>;
+    future<T> f = n->p.get_future();
+    try {
+        impl::poller().add(n, request, span);
+    } catch (...) {
+        delete n;
+        throw;
+    }
     return f;
 }
 

@@ -81,57 +81,64 @@ void request_poller::detach() noexcept {
 }
 
 // Counted before it is visible, so pending() never reads 0 while a request waits.
-void request_poller::add(MPI_Request request, sink out, std::uint64_t span) {
+void request_poller::add(node* n, MPI_Request request, std::uint64_t span) {
     const int id = ensure_registered();
-    pending_.fetch_add(1, std::memory_order_relaxed);
-    {
-        std::lock_guard lk(incoming_lock_);
-        incoming_.push_back({request, std::move(out), span});
-    }
+    n->request = request;
+    n->span = span;
+    added_.fetch_add(1, std::memory_order_relaxed);
+    node* head = incoming_.load(std::memory_order_relaxed);
+    do {
+        n->next = head;
+    } while (!incoming_.compare_exchange_weak(head, n, std::memory_order_release, std::memory_order_relaxed));
     ext::idle_poller_pending(id);
 }
 
 bool request_poller::poll_entry(void* self) noexcept { return static_cast<request_poller*>(self)->poll(); }
 
-bool request_poller::has_incoming() noexcept {
-    std::lock_guard lk(incoming_lock_);
-    return !incoming_.empty();
-}
-
-// The arrays grow before the queue is emptied: if memory runs out, the requests stay
-// queued (the caller polls again later) rather than being lost.
-// The queue and batch_ swap buffers, so neither allocates once both have grown.
+// The arrays grow before the nodes join them: if memory runs out, the nodes go back
+// to the queue (the caller polls again later) rather than being lost. The stack is
+// LIFO; the nodes join in the order they were handed over.
 void request_poller::take_incoming() {
-    {
-        std::lock_guard lk(incoming_lock_);
-        if (incoming_.empty()) return;
-        const std::size_t n = requests_.size() + incoming_.size();
-        requests_.reserve(n);
-        sinks_.reserve(n);
-        spans_.reserve(n);
-        done_.reserve(n);
-        indices_.resize(n);
-        statuses_.resize(n);
-        batch_.swap(incoming_);
+    node* taken = incoming_.exchange(nullptr, std::memory_order_acquire);
+    node* in_order = nullptr;
+    node* last = taken;
+    std::size_t count = 0;
+    for (node* n = taken; n != nullptr; ++count) {
+        node* next = n->next;
+        n->next = in_order;
+        in_order = n;
+        n = next;
     }
-    for (queued& q : batch_) {
-        requests_.push_back(q.request);
-        sinks_.push_back(std::move(q.out));
-        spans_.push_back(q.span);
-        done_.push_back(0);
+    const std::size_t size = requests_.size() + count;
+    try {
+        requests_.reserve(size);
+        nodes_.reserve(size);
+        indices_.resize(size);
+        statuses_.resize(size);
+    } catch (...) {
+        node* head = incoming_.load(std::memory_order_relaxed);
+        do {
+            last->next = head;
+        } while (!incoming_.compare_exchange_weak(head, in_order, std::memory_order_release, std::memory_order_relaxed));
+        throw;
     }
-    batch_.clear();
+    for (node* n = in_order; n != nullptr; n = n->next) {
+        requests_.push_back(n->request);
+        nodes_.push_back(n);
+    }
 }
 
 bool request_poller::poll() noexcept {
-    try {
-        take_incoming();
-    } catch (...) {
-        return true;  // no memory to grow the arrays now: the requests wait in the queue
+    if (incoming_.load(std::memory_order_relaxed) != nullptr) {
+        try {
+            take_incoming();
+        } catch (...) {
+            return true;  // no memory to grow the arrays now: the requests wait in the queue
+        }
     }
     if (cancel_.load(std::memory_order_acquire)) cancel_all();
     if (!requests_.empty()) test_some();
-    return !requests_.empty() || has_incoming();
+    return !requests_.empty() || incoming_.load(std::memory_order_relaxed) != nullptr;
 }
 
 // Under MPI_THREAD_SERIALIZED the poller only tries the lock: a worker never waits
@@ -141,16 +148,25 @@ void request_poller::test_some() noexcept {
     if (serial && !calls_mutex().try_lock()) return;
     const int n = static_cast<int>(requests_.size());
     int count = MPI_UNDEFINED;
-    for (int i = 0; i < n; ++i) statuses_[static_cast<std::size_t>(i)].MPI_ERROR = MPI_SUCCESS;
-    const int rc = MPI_Testsome(n, requests_.data(), &count, indices_.data(), statuses_.data());
+    int rc = MPI_Testsome(n, requests_.data(), &count, indices_.data(), statuses_.data());
+    // An MPI_Testsome that finds nothing complete progresses MPI once and returns
+    // without looking again (Open MPI's ompi_request_default_test_some): what that
+    // progress completed (typically the message this worker waits for) would be seen
+    // only a whole idle round later. A second call sees it at once, and costs only a
+    // scan of the requests when it finds something (a further progress when not).
+    if (rc == MPI_SUCCESS && count == 0)
+        rc = MPI_Testsome(n, requests_.data(), &count, indices_.data(), statuses_.data());
     if (serial) calls_mutex().unlock();
     if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) {
         test_each(rc);
     } else if (count == MPI_UNDEFINED) {
         // Only null or inactive (persistent, not started) requests: complete at once.
         for (std::size_t i = 0; i < requests_.size(); ++i) complete(i, empty_status(), MPI_SUCCESS);
+    } else if (count == 0) {
+        return;  // the common idle round: nothing to remove
     } else {
-        // MPI_ERR_IN_STATUS: each completed request's status says whether it failed.
+        // MPI_ERR_IN_STATUS: each completed request's status says whether it failed
+        // (MPI sets the error field of every status it returns then).
         for (int k = 0; k < count; ++k) {
             const MPI_Status& st = statuses_[static_cast<std::size_t>(k)];
             complete(static_cast<std::size_t>(indices_[static_cast<std::size_t>(k)]), st,
@@ -193,60 +209,33 @@ void request_poller::cancel_all() noexcept {
     remove_completed();
 }
 
+// Counted complete before done() delivers it: whoever sees the delivery (a ready
+// future, a receiver's code) also sees the request no longer pending. drain() may then
+// end while done() runs; detach() waits for this poll to return. The node is not
+// touched after done(): its owner may reuse or destroy it at once.
 void request_poller::complete(std::size_t i, const MPI_Status& status, int code) noexcept {
-    if (done_[i]) return;
-    done_[i] = 1;
-    mpi::detail::trace_request_end(spans_[i], code);
+    node* n = nodes_[i];
+    if (n == nullptr) return;
+    nodes_[i] = nullptr;
+    mpi::detail::trace_request_end(n->span, code);
     const char* where = code == MPI_ERR_PENDING && cancel_.load(std::memory_order_relaxed)
                             ? "request still pending when the loom::mpi::environment ended; cancelled"
                             : "request completed with an error";
-    deliver(sinks_[i], status, code, where);
-    pending_.fetch_sub(1, std::memory_order_acq_rel);
-}
-
-void deliver(sink& out, const MPI_Status& status, int code, const char* where) noexcept {
-    if (auto** cb = std::get_if<mpi::detail::request_callback*>(&out)) {
-        (*cb)->done(*cb, code, status, where);
-        return;
-    }
-    try {
-        std::visit(
-            [&](auto& p) {
-                using P = std::decay_t<decltype(p)>;
-                if constexpr (!std::is_pointer_v<P>) {
-                    if (code != MPI_SUCCESS) {
-                        p.set_exception(std::make_exception_ptr(error(code, where)));
-                    } else if constexpr (std::is_same_v<P, promise<void>>) {
-                        p.set_value();
-                    } else {
-                        p.set_value(status);
-                    }
-                }
-            },
-            out);
-    } catch (...) {
-        // Out of memory for the error's message: the promise, destroyed later,
-        // breaks its future instead (future_error broken_promise).
-    }
+    completed_.store(completed_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    n->done(n, code, status, where);
 }
 
 // Completed entries leave the arrays (order does not matter to MPI_Testsome).
 void request_poller::remove_completed() noexcept {
     std::size_t keep = 0;
     for (std::size_t i = 0; i < requests_.size(); ++i) {
-        if (done_[i]) continue;
-        if (keep != i) {
-            requests_[keep] = requests_[i];
-            sinks_[keep] = std::move(sinks_[i]);
-            spans_[keep] = spans_[i];
-            done_[keep] = 0;
-        }
+        if (nodes_[i] == nullptr) continue;
+        requests_[keep] = requests_[i];
+        nodes_[keep] = nodes_[i];
         ++keep;
     }
     requests_.resize(keep);
-    sinks_.erase(sinks_.begin() + static_cast<std::ptrdiff_t>(keep), sinks_.end());
-    spans_.resize(keep);
-    done_.resize(keep);
+    nodes_.resize(keep);
 }
 
 void request_poller::drain(std::chrono::milliseconds timeout) {

@@ -31,7 +31,7 @@ bool watch(MPI_Request request, request_callback* cb, request_outcome* now) noex
     }
     if (rc != MPI_SUCCESS || flag) return at_once(rc, status, "request completed with an error");
     try {
-        impl::poller().add(request, impl::sink(cb), span);
+        impl::poller().add(cb, request, span);
     } catch (...) {  // the poller could not be registered, or no memory
         return at_once(MPI_ERR_OTHER, status, "the request could not be handed to the poller");
     }

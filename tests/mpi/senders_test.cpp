@@ -3,8 +3,11 @@
 // loom worker.
 #include <gtest/gtest.h>
 
+#include <loom/async.hpp>
 #include <loom/ext/scheduler.hpp>
+#include <loom/future.hpp>
 #include <loom/sender.hpp>
+#include <loom/when_all.hpp>
 
 #include <exception>
 #include <string>
@@ -136,6 +139,34 @@ TEST(MpiSenders, TruncationIsAnError) {
     auto r = tt::sync_wait(std::move(caught));
     ASSERT_TRUE(r.has_value());
     EXPECT_EQ(std::get<0>(*r), MPI_ERR_TRUNCATE);
+}
+
+// Requests handed over at the same time from many tasks (the poller's queue is a
+// lock-free stack every hand-over pushes on), senders and futures mixed: every one
+// completes with its own message, and none is left counted as pending.
+TEST(MpiSenders, RequestsHandedOverFromManyTasksAllComplete) {
+    LOOM_MPI_REQUIRE_PAIR();
+    constexpr int n = 64, base_tag = 200;
+    std::vector<int> in(n, -1), out(n);
+    for (int i = 0; i < n; ++i) out[i] = 1000 * rank() + i;
+    std::vector<loom::future<loom::future<void>>> posted;
+    for (int i = 0; i < n; ++i) {
+        posted.push_back(loom::async([&, i] {
+            if (i % 2 == 0)
+                return loom::mpi::async(MPI_Irecv, &in[i], 1, MPI_INT, partner(), base_tag + i, MPI_COMM_WORLD);
+            return ex::make_future(loom::mpi::as_sender(start_recv(&in[i], 1, MPI_INT, base_tag + i)));
+        }));
+    }
+    std::vector<loom::future<void>> recvs;
+    for (auto& p : posted) recvs.push_back(p.get());
+    barrier();  // every receive handed over before any message is sent
+    std::vector<loom::future<void>> sends;
+    for (int i = n - 1; i >= 0; --i)
+        sends.push_back(loom::mpi::async(MPI_Isend, &out[i], 1, MPI_INT, partner(), base_tag + i, MPI_COMM_WORLD));
+    loom::when_all(recvs).get();
+    loom::when_all(sends).get();
+    for (int i = 0; i < n; ++i) EXPECT_EQ(in[i], 1000 * partner() + i) << "tag " << base_tag + i;
+    EXPECT_EQ(loom::mpi::pending_requests(), 0u);
 }
 
 }  // namespace

@@ -23,11 +23,16 @@ class error;
 
 namespace detail {
 
-/// What the poller completes for a sender's operation: `done` records the outcome
-/// (MPI's code, the status, and for a failure the text of the error) and must return
-/// at once; the callback object must stay alive until it is called.
+/// What the poller completes for a request: `done` records the outcome (MPI's code,
+/// the status, and for a failure the text of the error) and must return at once; the
+/// callback object must stay alive until it is called. It is also the poller's node
+/// for the request (intrusive: handing a request over allocates nothing): the fields
+/// after `done` are the poller's from the hand-over until `done` is called.
 struct request_callback {
     void (*done)(request_callback* self, int code, const MPI_Status& status, const char* where) noexcept;
+    MPI_Request request = MPI_REQUEST_NULL;
+    std::uint64_t span = 0;             // its LOOM_TRACE span, 0: none
+    request_callback* next = nullptr;   // in the queue of requests not yet taken by a poll
 };
 
 /// A request's outcome: MPI's code, its status, and for a failure where it happened.
@@ -51,8 +56,8 @@ class request_operation : request_callback {
 public:
     using operation_state_concept = execution::experimental::operation_state_t;
 
-    request_operation(MPI_Request request, R r) noexcept(std::is_nothrow_move_constructible_v<R>)
-        : request_callback{&on_done}, rcvr_(std::move(r)), request_(request) {
+    request_operation(MPI_Request started, R r) noexcept(std::is_nothrow_move_constructible_v<R>)
+        : request_callback{&on_done, MPI_REQUEST_NULL, 0, nullptr}, rcvr_(std::move(r)), request_(started) {
         task_.run = &deliver;
         task_.owner = this;
         task_.prio = priority::high;
