@@ -57,9 +57,12 @@ ext::task* worker::steal_from_victims(priority p) noexcept {
             counters.steals.add();
             const std::uint64_t extra = p == priority::normal ? steal_half_of(victim) : 0;
             counters.tasks_stolen.add(1 + extra);
-            // Work left behind, here or there: pass the wake-up on (pushes onto a
-            // non-empty deque wake nobody; sleep.md).
-            if (extra != 0 || !victim.looks_empty()) owner.wake_one();
+            // Work left behind: pass the wake-up on (pushes onto a non-empty deque wake
+            // nobody; sleep.md), once for each deque that holds some. One wake-up for
+            // both would leave one of them unwatched when the worker it reaches empties
+            // the other (this thread may run a long task next).
+            if (extra != 0) owner.wake_one();
+            if (!victim.looks_empty()) owner.wake_one();
             return t;
         }
     }
