@@ -12,12 +12,7 @@
 #include <stdio.h>
 
 #include "check.h"
-
-static void spin(int us) {
-    double t = omp_get_wtime() + us * 1e-6;
-    while (omp_get_wtime() < t) {
-    }
-}
+#include "spin_for.h"
 
 // Each task creates two children that create two more: only the leaves count.
 static void tree(int depth, int* leaves) {

@@ -8,12 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
-
-static void spin(int us) {
-    double t = omp_get_wtime() + us * 1e-6;
-    while (omp_get_wtime() < t) {
-    }
-}
+#include "spin_for.h"
 
 int main(void) {
 #pragma omp parallel

@@ -6,12 +6,7 @@
 #include <stdio.h>
 
 #include "check.h"
-
-static void spin(int us) {
-    double t = omp_get_wtime() + us * 1e-6;
-    while (omp_get_wtime() < t) {
-    }
-}
+#include "spin_for.h"
 
 static void tree(int depth, int* count) {
 #pragma omp atomic
