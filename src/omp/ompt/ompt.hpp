@@ -115,6 +115,13 @@ void start_tool_once() noexcept;
         loom_ompt_entry_.frame = ::loom::omp::ompt::enter_runtime(__builtin_return_address(0), \
                                                                   LOOM_OMPT_FRAME_ADDRESS())
 
+/// An entry point with a traced twin in ompt:: (the lock routines, ompt/lock_events.cpp):
+/// `LOOM_OMPT_TRACED(lock_set_traced(l, "omp_set_lock", LOOM_OMPT_RA));` returns what the
+/// twin returns while a tool is active, else falls through to the plain path.
+#define LOOM_OMPT_TRACED(call)                   \
+    if (::loom::omp::ompt::on()) [[unlikely]]    \
+        return ::loom::omp::ompt::call
+
 /// One event site: `LOOM_OMPT_EVENT(work(ompt_work_loop, ompt_scope_begin, n, LOOM_OMPT_RA))`
 /// calls ompt::work(...) only while a tool is active (events.hpp).
 #define LOOM_OMPT_EVENT(call)                                                             \

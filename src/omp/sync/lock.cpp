@@ -277,56 +277,53 @@ namespace lo = loom::omp;
 struct loom_omp_lock_object { void* lk; };
 
 // With a tool active each routine takes its twin of ompt/lock_events.cpp, which reports
-// the lock's events with the routine's caller as codeptr_ra.
+// the lock's events with the routine's caller as codeptr_ra (LOOM_OMPT_TRACED).
 namespace lt = loom::omp::ompt;
 // Initialising a lock registers the thread, as any first call into libomp does: the
 // tool (if any) starts then, so this lock's events and the tool's own queries work.
 #define LOOM_LOCK_INIT_REGISTERS() (void)lo::this_thread_no_suspend()
-#define LOOM_LOCK_TRACED(call) \
-    if (lt::on()) [[unlikely]]  \
-        return lt::call
 
 LOOM_OMP_ABI void omp_init_lock(loom_omp_lock_object* l) {
     LOOM_LOCK_INIT_REGISTERS();
-    LOOM_LOCK_TRACED(lock_init_traced(l, lo::sync_hint_none, false, "omp_init_lock", LOOM_OMPT_RA));
+    LOOM_OMPT_TRACED(lock_init_traced(l, lo::sync_hint_none, false, "omp_init_lock", LOOM_OMPT_RA));
     lo::simple_lock_init(l, lo::sync_hint_none, "omp_init_lock");
 }
 LOOM_OMP_ABI void omp_init_lock_with_hint(loom_omp_lock_object* l, int hint) {
     LOOM_LOCK_INIT_REGISTERS();
     const auto h = static_cast<std::uintptr_t>(static_cast<unsigned>(hint));
-    LOOM_LOCK_TRACED(lock_init_traced(l, h, false, "omp_init_lock_with_hint", LOOM_OMPT_RA));
+    LOOM_OMPT_TRACED(lock_init_traced(l, h, false, "omp_init_lock_with_hint", LOOM_OMPT_RA));
     lo::simple_lock_init(l, h, "omp_init_lock_with_hint");
 }
 LOOM_OMP_ABI void omp_destroy_lock(loom_omp_lock_object* l) {
-    LOOM_LOCK_TRACED(lock_destroy_traced(l, false, "omp_destroy_lock", LOOM_OMPT_RA));
+    LOOM_OMPT_TRACED(lock_destroy_traced(l, false, "omp_destroy_lock", LOOM_OMPT_RA));
     lo::simple_lock_destroy(l, "omp_destroy_lock");
 }
 LOOM_OMP_ABI void omp_set_lock(loom_omp_lock_object* l) {
-    LOOM_LOCK_TRACED(lock_set_traced(l, "omp_set_lock", LOOM_OMPT_RA));
+    LOOM_OMPT_TRACED(lock_set_traced(l, "omp_set_lock", LOOM_OMPT_RA));
     lo::simple_lock_set(l, "omp_set_lock");
 }
 LOOM_OMP_ABI void omp_unset_lock(loom_omp_lock_object* l) {
-    LOOM_LOCK_TRACED(lock_unset_traced(l, "omp_unset_lock", LOOM_OMPT_RA));
+    LOOM_OMPT_TRACED(lock_unset_traced(l, "omp_unset_lock", LOOM_OMPT_RA));
     lo::simple_lock_unset(l, "omp_unset_lock");
 }
 LOOM_OMP_ABI int omp_test_lock(loom_omp_lock_object* l) {
-    LOOM_LOCK_TRACED(lock_test_traced(l, "omp_test_lock", LOOM_OMPT_RA));
+    LOOM_OMPT_TRACED(lock_test_traced(l, "omp_test_lock", LOOM_OMPT_RA));
     return lo::simple_lock_test(l, "omp_test_lock");
 }
 
 LOOM_OMP_ABI void omp_init_nest_lock(loom_omp_lock_object* l) {
     LOOM_LOCK_INIT_REGISTERS();
-    LOOM_LOCK_TRACED(lock_init_traced(l, lo::sync_hint_none, true, "omp_init_nest_lock", LOOM_OMPT_RA));
+    LOOM_OMPT_TRACED(lock_init_traced(l, lo::sync_hint_none, true, "omp_init_nest_lock", LOOM_OMPT_RA));
     lo::nest_lock_init(l, lo::sync_hint_none, "omp_init_nest_lock");
 }
 LOOM_OMP_ABI void omp_init_nest_lock_with_hint(loom_omp_lock_object* l, int hint) {
     LOOM_LOCK_INIT_REGISTERS();
     const auto h = static_cast<std::uintptr_t>(static_cast<unsigned>(hint));
-    LOOM_LOCK_TRACED(lock_init_traced(l, h, true, "omp_init_nest_lock_with_hint", LOOM_OMPT_RA));
+    LOOM_OMPT_TRACED(lock_init_traced(l, h, true, "omp_init_nest_lock_with_hint", LOOM_OMPT_RA));
     lo::nest_lock_init(l, h, "omp_init_nest_lock_with_hint");
 }
 LOOM_OMP_ABI void omp_destroy_nest_lock(loom_omp_lock_object* l) {
-    LOOM_LOCK_TRACED(lock_destroy_traced(l, true, "omp_destroy_nest_lock", LOOM_OMPT_RA));
+    LOOM_OMPT_TRACED(lock_destroy_traced(l, true, "omp_destroy_nest_lock", LOOM_OMPT_RA));
     lo::nest_lock_destroy(l, "omp_destroy_nest_lock");
 }
 LOOM_OMP_ABI void omp_set_nest_lock(loom_omp_lock_object* l) {
@@ -337,11 +334,11 @@ LOOM_OMP_ABI void omp_set_nest_lock(loom_omp_lock_object* l) {
     (void)lo::nest_lock_set(l, "omp_set_nest_lock");
 }
 LOOM_OMP_ABI void omp_unset_nest_lock(loom_omp_lock_object* l) {
-    LOOM_LOCK_TRACED(nest_lock_unset_traced(l, "omp_unset_nest_lock", lo::current_owner_id(), LOOM_OMPT_RA));
+    LOOM_OMPT_TRACED(nest_lock_unset_traced(l, "omp_unset_nest_lock", lo::current_owner_id(), LOOM_OMPT_RA));
     (void)lo::nest_lock_unset(l, "omp_unset_nest_lock");
 }
 LOOM_OMP_ABI int omp_test_nest_lock(loom_omp_lock_object* l) {
-    LOOM_LOCK_TRACED(nest_lock_test_traced(l, "omp_test_nest_lock", lo::current_owner_id(), LOOM_OMPT_RA));
+    LOOM_OMPT_TRACED(nest_lock_test_traced(l, "omp_test_nest_lock", lo::current_owner_id(), LOOM_OMPT_RA));
     return lo::nest_lock_test(l, "omp_test_nest_lock");
 }
 
