@@ -180,11 +180,7 @@ LOOM_OMP_API void GOMP_task(gomp::body_fn fn, void* data, gomp::copy_fn cpyfn, l
 
 LOOM_OMP_API void GOMP_taskwait() {
     if (ompt::on()) [[unlikely]] {
-        ompt::observed_entry(LOOM_OMPT_RA, LOOM_OMPT_FRAME_ADDRESS(), [](const void* ra) {
-            LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_begin, ra));
-            tasking::task_wait();
-            LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_end, ra));
-        });
+        tasking::task_wait_observed(LOOM_OMPT_RA, LOOM_OMPT_FRAME_ADDRESS());
         return;
     }
     tasking::task_wait();

@@ -58,11 +58,7 @@ LOOM_OMP_API void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t* 
 
 LOOM_OMP_API kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32) {
     if (ompt::on()) [[unlikely]] {
-        ompt::observed_entry(LOOM_OMPT_RA, LOOM_OMPT_FRAME_ADDRESS(), [](const void* ra) {
-            LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_begin, ra));
-            task_wait();
-            LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_end, ra));
-        });
+        task_wait_observed(LOOM_OMPT_RA, LOOM_OMPT_FRAME_ADDRESS());
         return 0;
     }
     task_wait();

@@ -648,6 +648,14 @@ void undeferred_task_end(kmp_task_t* kt) {
     complete(rec, true);
 }
 
+void task_wait_observed(const void* ra, void* frame) {
+    ompt::observed_entry(ra, frame, [](const void* at) {
+        LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_begin, at));
+        task_wait();
+        LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_end, at));
+    });
+}
+
 void task_yield() {
     // A scheduling point: let queued work run (this context goes behind it).
     ext::task* t = ext::pop_local();

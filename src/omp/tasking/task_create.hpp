@@ -175,4 +175,9 @@ inline void task_wait() {
     wait_node(h, n, n, false);
 }
 
+/// The tool path of both ABIs' taskwait entry points: task_wait between the taskwait's
+/// sync-region events, with the task's enter_frame at `frame` and `ra` (the entry
+/// point's caller) as codeptr_ra (task.cpp).
+void task_wait_observed(const void* ra, void* frame);
+
 }  // namespace loom::omp::tasking
