@@ -52,10 +52,9 @@ struct verbose_log {
             if (!f) std::fprintf(stderr, "loom: OMP_TOOL_VERBOSE_INIT: cannot open '%s'; no log\n", v);
         }
     }
-    template <class... A>
-    void print(const char* fmt, A... a) {
+    void print(const char* text) {
         if (!f) return;
-        std::fprintf(f, fmt, a...);
+        std::fputs(text, f);
         std::fflush(f);
     }
     void done() {
@@ -95,6 +94,9 @@ struct search_plan {
     std::vector<search_step> steps;
 };
 
+// The search and its constructor exist only with the event sites compiled in
+// (LOOM_OMPT); without them start_tool_once finds no tool.
+#if LOOM_OMPT
 search_plan* g_plan = nullptr;  // written by the constructor, read under g_start_once
 
 std::string error_text(const char* fallback) {
@@ -175,7 +177,6 @@ void plan_archer(search_plan& p) {
 }
 
 __attribute__((constructor)) void find_candidates_at_load() {
-#if LOOM_OMPT
     try {
         auto* p = new search_plan;
         const char* tool = std::getenv("OMP_TOOL");
@@ -194,7 +195,6 @@ __attribute__((constructor)) void find_candidates_at_load() {
         g_plan = p;
     } catch (...) {  // no memory at load time: no tool
     }
-#endif
 }
 
 ompt_start_tool_result_t* discover() {
@@ -211,10 +211,10 @@ ompt_start_tool_result_t* discover() {
             std::fprintf(stderr, "loom: OMP_TOOL='%s' is not enabled or disabled; using enabled\n",
                          p.tool_value.c_str());
         for (const search_step& step : p.steps) {
-            log.print("%s", step.before.c_str());
+            log.print(step.before.c_str());
             if (!step.fn) continue;
             r = step.fn(omp_version, runtime_version);
-            log.print("%s", (r ? step.on_success : step.on_failure).c_str());
+            log.print((r ? step.on_success : step.on_failure).c_str());
             if (r) break;
         }
         log.print(r ? "Tool was started and is using the OMPT interface.\n" : "No OMP tool loaded.\n");
@@ -225,6 +225,7 @@ ompt_start_tool_result_t* discover() {
 }
 
 void finalize_at_exit() { finalize_tool(); }
+#endif  // LOOM_OMPT
 
 }  // namespace
 
