@@ -9,13 +9,21 @@
 #   omp.libomp.archer_<p>[_gcc]    Debian's libomp + Archer: the same verdicts (a gcc
 #                                  build loads libomp under the name libgomp.so.1)
 #   omp.libomp.archer_off_<p>[_gcc] libomp without a tool (OMP_TOOL=disabled): the race-
-#                                  free programs are reported, so Archer is what makes
-#                                  them clean
+#                                  free team programs are reported, so Archer is what
+#                                  makes them clean
 # Without libarcher.so, a TSan runtime for the compiler or llvm-symbolizer, the runs
 # are registered and report SKIP.
 
 set(archer_programs racy reduction barrier depend taskwait taskgroup critical locks ordered
     single nested_tasks)
+# The reference without a tool runs only the team programs: their shared accesses are
+# made by distinct members of a team of 4 by construction (static loops, every member
+# in the critical section, the barrier or the lock), so ThreadSanitizer reports them in
+# every run. In the task programs which thread runs a task is the scheduler's choice: on
+# a loaded machine one thread may run all of them and nothing crosses threads (seen in
+# CI: nested_tasks without Archer, 0 reports), so their false positives are not a
+# verdict a test can ask for.
+set(archer_team_programs reduction barrier critical locks ordered single)
 set(archer_src ${CMAKE_CURRENT_LIST_DIR})
 set(archer_bin ${CMAKE_CURRENT_BINARY_DIR}/bin/archer)
 set(archer_runner ${archer_src}/run_archer.cmake)
@@ -96,7 +104,7 @@ foreach(compiler IN LISTS archer_compilers)
       list(APPEND runs "loom|$<TARGET_FILE_DIR:loom-omp>|archer|${expect}|archer_${p}${suffix}|omp-loom")
     endif()
     list(APPEND runs "libomp|${libomp_dir}|archer|${expect}|archer_${p}${suffix}|omp-libomp")
-    if(NOT p STREQUAL "racy")
+    if(p IN_LIST archer_team_programs)
       list(APPEND runs "libomp|${libomp_dir}|off|false-positives|archer_off_${p}${suffix}|omp-libomp")
     endif()
     foreach(run IN LISTS runs)
