@@ -26,6 +26,8 @@ struct worker_counters {
     counter steals;         // steal visits that found work
     counter tasks_stolen;   // tasks those visits took (steal-half takes several)
     counter failed_steals;
+    counter rings;          // spins cut short by a pusher's doorbell (sleep.md)
+    counter handoffs;       // tasks a pusher handed to this spinning worker (sleep.md)
     counter sleeps;
     counter fibers_created;
     counter suspensions;

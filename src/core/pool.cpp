@@ -165,8 +165,12 @@ void pool::wake_one() noexcept {
     // Store-load fence: the work just pushed must be visible before we read
     // `sleepers`, or a worker going to sleep and this push could miss each other.
     full_fence();
-    if (sleepers.load(std::memory_order_relaxed) == 0) return;
     worker* self = this_worker();
+    // A spinning worker takes it sooner than a sleeper can wake up, and costs no system
+    // call; a worker counted here that stops spinning before it rescans is covered by
+    // the same fence argument as a sleeper (sleep.md, "Spinning workers").
+    if (spinners.load(std::memory_order_relaxed) != 0 && ring_spinner(self, worker::rung)) return;
+    if (sleepers.load(std::memory_order_relaxed) == 0) return;
     unsigned start = self ? self->index : 0;
     const unsigned n = size();
     for (unsigned k = 0; k < n; ++k) {
@@ -179,8 +183,35 @@ void pool::wake_one() noexcept {
     }
 }
 
+namespace {
+// From listening to `to` (rung, or a task): only one pusher can make that move, so
+// one ring answers one push and a listener holds at most one handed-in task. Release:
+// a task's record, written before, is read by the listener after its acquire.
+bool ring(worker& w, std::uintptr_t to) noexcept {
+    std::uintptr_t listening = worker::listening;
+    return w.doorbell.load(std::memory_order_relaxed) == worker::listening &&
+           w.doorbell.compare_exchange_strong(listening, to, std::memory_order_release,
+                                              std::memory_order_relaxed);
+}
+}  // namespace
+
+// Nearest first, so that the work moves to a core that shares a cache with the pusher
+// when one is idle.
+bool pool::ring_spinner(const worker* self, std::uintptr_t to) noexcept {
+    const unsigned n = size();
+    if (self == nullptr) {
+        for (unsigned i = 0; i < n; ++i)
+            if (ring(*workers_[i], to)) return true;
+        return false;
+    }
+    for (unsigned v : victims(self->index))
+        if (v < n && ring(*workers_[v], to)) return true;
+    return false;
+}
+
 void pool::wake(worker& w) noexcept {
     full_fence();
+    if (ring(w, worker::rung)) return;
     if (w.sleep_word.load(std::memory_order_relaxed) == 1 &&
         w.sleep_word.exchange(0, std::memory_order_acq_rel) == 1)
         futex_wake(&w.sleep_word, 1);

@@ -80,9 +80,20 @@ public:
     void wake_after_push(bool deque_was_empty) noexcept {
         if (deque_was_empty) wake_one();
     }
-    /// After putting work in `w`'s mailbox: wakes `w` if it sleeps.
+    /// Gives `t` (normal or low priority) to the nearest worker spinning idle, if one
+    /// listens: `self` found its own deque empty, so a thief would take it next
+    /// (sleep.md, "Spinning workers"). False: nobody listened, queue it as usual.
+    bool hand_off(const worker& self, ext::task* t) noexcept {
+        return spinners.load(std::memory_order_relaxed) != 0 &&
+               ring_spinner(&self, reinterpret_cast<std::uintptr_t>(t));
+    }
+    /// After putting work in `w`'s mailbox: rings `w`'s doorbell if it spins, wakes it
+    /// if it sleeps.
     void wake(worker& w) noexcept;
+    /// Workers asleep (or about to be), and workers spinning with their doorbell
+    /// listening. One line: a pusher reads both after its fence with one miss.
     alignas(64) std::atomic<unsigned> sleepers{0};
+    std::atomic<unsigned> spinners{0};
     std::atomic<bool> stopping{false};
 
     // ---- deadlines of parked timed waits (docs/protocols/timers.md)
@@ -158,6 +169,7 @@ public:
     }
 
 private:
+    bool ring_spinner(const worker* self, std::uintptr_t to) noexcept;
     [[nodiscard]] bool quiescent() const noexcept;
     void expire_timers(std::int64_t now) noexcept;
     using victim_table = std::vector<std::vector<unsigned>>;

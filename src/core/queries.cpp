@@ -49,7 +49,8 @@ std::vector<worker_stats> stats() {
     for (unsigned i = 0; i < p->size(); ++i) {
         const core::worker_counters& c = p->at(i).counters;
         out.push_back({c.tasks_run.get(), c.steals.get(), c.failed_steals.get(), c.sleeps.get(),
-                       c.fibers_created.get(), c.suspensions.get(), c.tasks_stolen.get()});
+                       c.fibers_created.get(), c.suspensions.get(), c.tasks_stolen.get(), c.rings.get(),
+                       c.handoffs.get()});
     }
     return out;
 }

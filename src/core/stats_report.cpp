@@ -24,7 +24,7 @@ namespace loom::core {
 namespace {
 
 struct totals {
-    std::uint64_t tasks = 0, steals = 0, tasks_stolen = 0, failed_steals = 0, sleeps = 0, fibers = 0, suspensions = 0;
+    std::uint64_t tasks = 0, steals = 0, tasks_stolen = 0, failed_steals = 0, rings = 0, handoffs = 0, sleeps = 0, fibers = 0, suspensions = 0;
     unsigned max_workers = 0;
 };
 
@@ -56,6 +56,8 @@ void add(totals& t, const pool& p) {
         t.steals += c.steals.get();
         t.tasks_stolen += c.tasks_stolen.get();
         t.failed_steals += c.failed_steals.get();
+        t.rings += c.rings.get();
+        t.handoffs += c.handoffs.get();
         t.sleeps += c.sleeps.get();
         t.fibers += c.fibers_created.get();
         t.suspensions += c.suspensions.get();
@@ -124,6 +126,8 @@ void stats_report(const pool* live) noexcept {
     std::fprintf(o, "loom: steals             %llu taking %llu tasks (failed steal rounds %llu)\n",
                  static_cast<unsigned long long>(t.steals), static_cast<unsigned long long>(t.tasks_stolen),
                  static_cast<unsigned long long>(t.failed_steals));
+    std::fprintf(o, "loom: idle spins         %llu handed a task, %llu rung to rescan (doorbell)\n",
+                 static_cast<unsigned long long>(t.handoffs), static_cast<unsigned long long>(t.rings));
     std::fprintf(o, "loom: parks / fibers     %llu suspensions, %llu fibers mapped, %llu sleeps\n",
                  static_cast<unsigned long long>(t.suspensions), static_cast<unsigned long long>(t.fibers),
                  static_cast<unsigned long long>(t.sleeps));

@@ -39,7 +39,9 @@ void submit(task* t) noexcept {
         p.wake_one();
         return;
     }
-    p.wake_after_push(w->local_deque(t->prio).push(t));
+    auto& deque = w->local_deque(t->prio);
+    if (deque.looks_empty() && p.hand_off(*w, t)) return;
+    p.wake_after_push(deque.push(t));
 }
 
 void submit_to(task* t, unsigned worker) noexcept {

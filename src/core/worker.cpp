@@ -186,6 +186,80 @@ bool worker::sleep_until(std::int64_t due) noexcept {
     return false;
 }
 
+// The doorbell is a hint or a hand-off. A pusher that sees it listening rings it
+// (wake_one: the worker rescans at once instead of after the rest of its pauses), or
+// hands it a task (pool::hand_off: the task never enters a deque). Nothing depends on
+// a ring for correctness -- a spinning worker scans every queue each round, and one
+// that stops spinning to sleep first stops listening, then runs the sleep protocol's
+// fence and rescan; a task handed in is taken by the exchange that stops listening,
+// so none is left behind (sleep.md, "Spinning workers").
+void worker::start_listening() noexcept {
+    doorbell.store(listening, std::memory_order_relaxed);
+    owner.spinners.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Before the fence of sleep(), when it goes to sleep: a pusher whose fence comes
+// later sees it as a sleeper, not as a spinner. Acquire: a handed-in task's record
+// was written before the pusher's release CAS. Returns the word it held: `rung`, or
+// a task (above `rung`), or `listening`.
+std::uintptr_t worker::stop_listening() noexcept {
+    const std::uintptr_t v = doorbell.exchange(not_listening, std::memory_order_acquire);
+    owner.spinners.fetch_sub(1, std::memory_order_relaxed);
+    if (v > rung) counters.handoffs.add();
+    return v;
+}
+
+ext::task* worker::handed_task(std::uintptr_t word) noexcept {
+    return word > rung ? reinterpret_cast<ext::task*>(word) : nullptr;
+}
+
+// The pause between two scans, cut short by a ring or a hand-off: the doorbell's line
+// stays in this core's cache until a pusher writes it, so watching it costs no
+// traffic. True if rung or handed a task (the caller rescans or takes it).
+bool worker::pause_for_doorbell(unsigned pauses) noexcept {
+    for (unsigned i = 0; i < pauses; ++i) {
+        cpu_relax();
+        if (answer_doorbell()) return true;
+    }
+    return false;
+}
+
+// Only a pusher moves the word away from listening, only this worker back.
+bool worker::answer_doorbell() noexcept {
+    const std::uintptr_t v = doorbell.load(std::memory_order_relaxed);
+    if (v == listening) return false;
+    if (v == rung) {
+        doorbell.store(listening, std::memory_order_relaxed);
+        rescan_owed = true;  // cleared by the next try_get of the spin
+        counters.rings.add();
+    }
+    return true;  // rung (now listening again) or holding a task for stop_listening
+}
+
+// Stops listening when the spin found `t` (or null): a task handed in meanwhile goes
+// to this worker's deque behind `t`, where thieves see it, or is the one returned.
+//
+// A ring stands for a push onto an empty queue that the pusher woke nobody else for:
+// the rung worker owes the pool one full rescan after it. A ring still pending here
+// (it came during or after the last rescan), or one answered but not yet followed by a
+// rescan (a hand-off arrived first), is a rescan this worker will not make: it leaves
+// with a task. So it passes the wake-up on, as a thief does for work it leaves behind.
+// Dropping it loses work: two pushes ring this worker, it takes one task, and the
+// other sits queued while the sleepers sleep -- until this worker's task ends, never if
+// that task waits for the other one (sleep.md, "Spinning workers").
+ext::task* worker::found_while_listening(ext::task* t) noexcept {
+    const std::uintptr_t word = stop_listening();
+    ext::task* handed = handed_task(word);
+    if (word == rung || rescan_owed) {
+        rescan_owed = false;
+        owner.wake_one();
+    }
+    if (!handed) return t;
+    if (!t) return handed;
+    owner.wake_after_push(local_deque(handed->prio).push(handed));
+    return t;
+}
+
 // What a poll completed (a continuation, a resumed waiter) is taken at once rather than
 // after the spin's pause: it is what the pool was waiting for. A poll that happened
 // also stands in for most of the pause, so a completion is seen sooner (`polled`).
@@ -215,11 +289,22 @@ ext::task* worker::find_work() noexcept {
     // clock is needed only to serve due timers, to call idle pollers when due and to
     // bound the spin, so it is read only when a timer or a poller is registered or
     // this first look finds nothing.
+    //
+    // A worker whose own deque is empty is about to steal or to go idle: it listens
+    // from here on, so that a task released while it looks around (in a balanced
+    // dependence graph its partner releases the next step just then) is handed to it
+    // rather than left for its steal. A worker with tasks of its own does not touch the
+    // shared `spinners` line.
+    bool listening_now = false;
     if (owner.timers.earliest() == timer_heap::none && !pollers().active() &&
         !owner.abandoned.load(std::memory_order_acquire)) {
+        if (local_deque(priority::normal).looks_empty()) {
+            start_listening();
+            listening_now = true;
+        }
         if (ext::task* t = try_get()) {
             owner.keep_timers_watched();
-            return t;
+            return listening_now ? found_while_listening(t) : t;
         }
     }
     using clock = std::chrono::steady_clock;
@@ -231,6 +316,12 @@ ext::task* worker::find_work() noexcept {
         int me;
         ~spinner_release() { p.release_poll_spinner(me); }
     } release_on_return{owner, me};
+    auto found = [&](ext::task* t) {
+        owner.keep_timers_watched();
+        if (owner.cfg.spin_adaptive)
+            spin.record(std::chrono::nanoseconds(clock::now() - idle_since).count(), slept);
+        return t;
+    };
     for (;;) {
         const auto budget = std::chrono::nanoseconds(
             owner.cfg.spin_adaptive ? spin.budget_ns : owner.cfg.spin_us * 1000);
@@ -238,30 +329,40 @@ ext::task* worker::find_work() noexcept {
         std::int64_t now_ns = steady_ns(start);  // refreshed every 16 rounds
         owner.serve_timers(now_ns);
         pollers().poll(now_ns, /*idle=*/false);
+        // Listening while spinning, not while asleep: every way out of the spin below
+        // stops listening first and takes what was handed in meanwhile.
+        if (!listening_now) start_listening();
+        listening_now = false;  // from here, every way out stops listening
         for (unsigned round = 0;; ++round) {
             // Exit gave up on the work in flight: start nothing more (queued tasks could
             // read destroyed globals) and do not leave either — a thread that ended now
             // would run its thread-exit destructors beside the program's static ones.
-            if (owner.abandoned.load(std::memory_order_acquire)) owner.hold_forever();
-            if (ext::task* t = try_get()) {
-                owner.keep_timers_watched();
-                if (owner.cfg.spin_adaptive)
-                    spin.record(std::chrono::nanoseconds(clock::now() - idle_since).count(), slept);
-                return t;
+            if (owner.abandoned.load(std::memory_order_acquire)) {
+                (void)stop_listening();  // a task handed in is abandoned with the rest
+                owner.hold_forever();
             }
+            rescan_owed = false;  // this try_get is the rescan a ring asked for
+            if (ext::task* t = try_get()) return found(found_while_listening(t));
             bool polled = false;
-            if (ext::task* t = poll_idle(now_ns, polled)) return t;
+            if (ext::task* t = poll_idle(now_ns, polled)) return found_while_listening(t);
             // Not only before sleeping: with a long spin budget (KMP_BLOCKTIME=1000 gives
             // 1 s) the drain at exit or pause would wait that long for its last check.
             if (owner.drain_pending()) owner.check_drained();
             // An adopted slot 0 never leaves on stop: its thread is parked waiting.
-            if (owner.stopping.load(std::memory_order_acquire) && !owner.is_adopted(*this)) return nullptr;
+            if (owner.stopping.load(std::memory_order_acquire) && !owner.is_adopted(*this))
+                return found_while_listening(nullptr);  // null unless handed a task
             // Oversubscribed: the thread that will make work (or that others wait for)
             // may be queued behind this one on its CPU; give the CPU away every round.
             const bool give_up = owner.oversubscribed();
-            if (give_up) sched_yield();
-            else
-                for (unsigned i = 0, pauses = polled ? 4 : 32; i < pauses; ++i) cpu_relax();
+            bool answered = false;
+            if (give_up) {
+                sched_yield();
+                answered = answer_doorbell();
+            } else {
+                answered = pause_for_doorbell(polled ? 4 : 32);  // rescan or take at once
+            }
+            if (answered && doorbell.load(std::memory_order_relaxed) > rung)
+                return found(found_while_listening(nullptr));
             if (give_up || (round & 15) == 15) {
                 const auto now = clock::now();
                 now_ns = steady_ns(now);
@@ -271,6 +372,14 @@ ext::task* worker::find_work() noexcept {
             }
         }
         owner.release_poll_spinner(me);
+        // A ring pending or owed needs nothing more when this worker goes on to sleep():
+        // it rescans after its fence. Not when a hand-off takes it away instead.
+        if (ext::task* handed = handed_task(stop_listening())) {
+            if (rescan_owed) owner.wake_one();
+            rescan_owed = false;
+            return found(handed);
+        }
+        rescan_owed = false;
         // A watcher woken by its deadline serves it and looks once, then sleeps again
         // without another spin: an idle poller with work pending would otherwise keep
         // a worker spinning a budget per interval.
@@ -280,12 +389,7 @@ ext::task* worker::find_work() noexcept {
             const std::int64_t now = steady_now_ns();
             owner.serve_timers(now);
             pollers().poll(now, /*idle=*/true);
-            if (ext::task* t = try_get()) {
-                owner.keep_timers_watched();
-                if (owner.cfg.spin_adaptive)
-                    spin.record(std::chrono::nanoseconds(clock::now() - idle_since).count(), slept);
-                return t;
-            }
+            if (ext::task* t = try_get()) return found(t);
         }
     }
 }

@@ -46,6 +46,15 @@ public:
     // ---- sleeping: 1 while the worker sleeps or is about to; a waker swaps it to 0
     alignas(64) std::atomic<std::uint32_t> sleep_word{0};
 
+    // ---- spinning idle: the doorbell a pusher rings, or hands a task through, instead
+    // of waiting for the next scan (docs/protocols/sleep.md, "Spinning workers").
+    // Polled between the pauses of the spin, so it lives on a line of its own that
+    // only a ring writes. Any value above `rung` is a task handed in (records are
+    // 64-byte aligned).
+    static constexpr std::uintptr_t not_listening = 0, listening = 1, rung = 2;
+    alignas(64) std::atomic<std::uintptr_t> doorbell{not_listening};
+    bool rescan_owed = false;  // a ring answered, its rescan not yet made (this thread only)
+
     // ---- state of the thread running as this worker (touched by that thread only)
     alignas(64) context native;       // the thread's own stack
     context* current = nullptr;       // the context running now
@@ -78,6 +87,12 @@ private:
     bool keep_polling(std::int64_t budget_ns, int me) noexcept;
     bool sleep() noexcept;
     bool sleep_until(std::int64_t due) noexcept;
+    void start_listening() noexcept;
+    std::uintptr_t stop_listening() noexcept;
+    static ext::task* handed_task(std::uintptr_t doorbell_word) noexcept;
+    bool pause_for_doorbell(unsigned pauses) noexcept;
+    bool answer_doorbell() noexcept;
+    ext::task* found_while_listening(ext::task* t) noexcept;
 };
 
 /// The worker the calling thread runs as, or null outside the pool. Not inlined, and

@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include <loom/ext/spin.hpp>
+
 #include "test_support.hpp"
 
 namespace {
@@ -225,6 +227,55 @@ TEST(Scheduler, ThievesTakeHalfOfADequeInOneVisit) {
     });
     EXPECT_GE(taken, static_cast<std::uint64_t>(row));  // the owner ran none of them
     EXPECT_LE(visits * 2, taken) << visits << " visits took " << taken << " tasks";
+}
+
+// Sums one counter over the workers.
+std::uint64_t total(std::uint64_t ext::worker_stats::*member) {
+    std::uint64_t n = 0;
+    for (const ext::worker_stats& s : ext::stats()) n += s.*member;
+    return n;
+}
+
+// Runs `send(task)` from inside a task whose worker then keeps its CPU in a loop that
+// never takes work, so every task sent is run by another worker, usually found spinning
+// since it ran the previous one. A worker preempted past its spin budget sleeps and is
+// woken instead (a loaded machine), so the rounds go on until `member` counted one,
+// with a bound only against a hang.
+template <class Send>
+std::uint64_t count_while_sending(std::uint64_t ext::worker_stats::*member, Send send) {
+    constexpr int max_rounds = 50000;
+    ext::ensure_started();
+    const std::uint64_t before = total(member);
+    run_in_task([&] {
+        for (int i = 0; i < max_rounds && total(member) == before; ++i) {
+            std::atomic<bool> ran{false};
+            send(ext::make_task([&] { ran.store(true, std::memory_order_release); }));
+            while (!ran.load(std::memory_order_acquire)) ext::cpu_relax();
+            // Pacing, not timing: the runner should be back in its spin before the
+            // next task, not still on its way there (where its first look finds it).
+            for (int k = 0; k < 100; ++k) ext::cpu_relax();
+        }
+    });
+    return total(member) - before;
+}
+
+// A task submitted onto an empty deque while another worker spins idle is handed to
+// that worker through its doorbell word, never entering a deque.
+TEST(Scheduler, SubmitOntoAnEmptyDequeHandsTheTaskToASpinningWorker) {
+    if (ext::worker_count() < 2) GTEST_SKIP() << "needs a second worker";
+    EXPECT_GE(count_while_sending(&ext::worker_stats::handoffs, [](ext::task* t) { ext::submit(t); }), 1u);
+}
+
+// Mail for a spinning worker rings its doorbell, so it rescans at once rather than at
+// the end of its pause (and no futex wake-up is made).
+TEST(Scheduler, MailForASpinningWorkerRingsItsDoorbell) {
+    if (ext::worker_count() < 2) GTEST_SKIP() << "needs a second worker";
+    EXPECT_GE(count_while_sending(&ext::worker_stats::rings,
+                                  [](ext::task* t) {
+                                      const int me = ext::current_worker();
+                                      ext::submit_to(t, me == 0 ? 1u : 0u);
+                                  }),
+              1u);
 }
 
 TEST(Scheduler, ForeignThreadsSubmitAndWaitConcurrently) {

@@ -190,6 +190,8 @@ struct worker_stats {
     std::uint64_t fibers_created = 0;
     std::uint64_t suspensions = 0;
     std::uint64_t tasks_stolen = 0;  // tasks the steal visits took (up to half a victim's deque each)
+    std::uint64_t rings = 0;         // idle spins cut short by a pusher's doorbell (sleep.md)
+    std::uint64_t handoffs = 0;      // tasks handed to this worker while it spun idle (sleep.md)
 };
 
 /// A snapshot of every worker's counters (empty if the pool is not running).
