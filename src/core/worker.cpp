@@ -60,9 +60,11 @@ ext::task* worker::steal_from_victims(priority p) noexcept {
             // Work left behind: pass the wake-up on (pushes onto a non-empty deque wake
             // nobody; sleep.md), once for each deque that holds some. One wake-up for
             // both would leave one of them unwatched when the worker it reaches empties
-            // the other (this thread may run a long task next).
-            if (extra != 0) owner.wake_one();
-            if (!victim.looks_empty()) owner.wake_one();
+            // the other (this thread may run a long task next). Both are counted before
+            // either wake-up: the worker the first one reaches may empty the victim
+            // before a later look, and the batch here would then have no wake-up at all.
+            const unsigned deques_left_with_work = (extra != 0) + !victim.looks_empty();
+            for (unsigned k = 0; k < deques_left_with_work; ++k) owner.wake_one();
             return t;
         }
     }
