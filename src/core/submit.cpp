@@ -18,7 +18,8 @@ core::worker* local_worker(core::pool& p) noexcept {
 }
 }  // namespace
 
-void submit(task* t) noexcept {
+namespace {
+void submit_from(task* t, bool may_hand_off) noexcept {
     core::pool& p = core::ensure_pool();
     core::worker* w = local_worker(p);
     if (tracing()) core::trace_submit(w, t);  // before the push: then t may run at once
@@ -40,9 +41,14 @@ void submit(task* t) noexcept {
         return;
     }
     auto& deque = w->local_deque(t->prio);
-    if (deque.looks_empty() && p.hand_off(*w, t)) return;
+    if (may_hand_off && deque.looks_empty() && p.hand_off(*w, t)) return;
     p.wake_after_push(deque.push(t));
 }
+}  // namespace
+
+void submit(task* t) noexcept { submit_from(t, /*may_hand_off=*/true); }
+
+void submit_queued(task* t) noexcept { submit_from(t, /*may_hand_off=*/false); }
 
 void submit_to(task* t, unsigned worker) noexcept {
     core::pool& p = core::ensure_pool();

@@ -84,10 +84,19 @@ inline std::size_t record_bytes(const task* t) noexcept {
     return t->size_class < 4 ? task::record_size << t->size_class : 0;
 }
 
-/// Makes `t` runnable. On a worker it goes to that worker's deque (or its priority
-/// queue); from a thread outside the pool it goes to the injection queue. Wakes a
-/// sleeping worker if one is needed.
+/// Makes `t` runnable. On a worker whose own deque is empty it is handed to the
+/// nearest worker spinning idle, if one listens (docs/protocols/sleep.md, "Spinning
+/// workers"); otherwise it goes to that worker's deque (or its priority queue); from a
+/// thread outside the pool it goes to the injection queue. Wakes a sleeping worker if
+/// one is needed.
 LOOM_EXPORT void submit(task* t) noexcept;
+
+/// As submit(), but never handed to a spinning worker: it goes to the caller's deque
+/// (or the injection queue), where the caller finds it first and thieves find it
+/// next. For a layer whose task may run only on some workers (an OpenMP team's tasks
+/// when the pool is larger than the team): a hand-off could give it to a worker that
+/// must pass it on, and a taskyield of its creator would no longer find it.
+LOOM_EXPORT void submit_queued(task* t) noexcept;
 
 /// Makes `t` runnable on worker `worker` only (its mailbox). Used for work tied to a
 /// worker: resumptions of tied contexts, OpenMP implicit tasks. Such a task stays tied:

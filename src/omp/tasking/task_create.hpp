@@ -99,12 +99,19 @@ inline bool too_many_children(node* p) noexcept {
     return p->created + c_of(p->remote.load(std::memory_order_relaxed)) >= throttle_limit;
 }
 // Queues a task that may start: a hidden helper task goes to the helper threads.
+// A team smaller than the pool leaves workers outside it; the core's hand-off to an
+// idle spinning worker could give the task to one of them, which only holds it until
+// a member parks (runner_for), so such a team's tasks are queued, not handed off.
 inline void queue_task(ext::task* rec) {
     if (__builtin_expect((rec->user & u_helper) != 0, 0)) {
         hidden_helper::submit(rec, this_thread()->gtid);
         return;
     }
-    ext::submit(rec);
+    const team* tm = data_of(rec)->root->tm;
+    if (tm && static_cast<unsigned>(tm->nthreads) < ext::worker_count())
+        ext::submit_queued(rec);
+    else
+        ext::submit(rec);
 }
 
 }  // namespace create_detail
