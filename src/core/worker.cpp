@@ -249,8 +249,10 @@ bool worker::answer_doorbell() noexcept {
 // Dropping it loses work: two pushes ring this worker, it takes one task, and the
 // other sits queued while the sleepers sleep -- until this worker's task ends, never if
 // that task waits for the other one (sleep.md, "Spinning workers").
-ext::task* worker::found_while_listening(ext::task* t) noexcept {
-    const std::uintptr_t word = stop_listening();
+ext::task* worker::found_while_listening(ext::task* t) noexcept { return settle_doorbell(stop_listening(), t); }
+
+// `word`: what stop_listening() found in the doorbell.
+ext::task* worker::settle_doorbell(std::uintptr_t word, ext::task* t) noexcept {
     ext::task* handed = handed_task(word);
     if (word == rung || rescan_owed) {
         rescan_owed = false;
@@ -376,11 +378,8 @@ ext::task* worker::find_work() noexcept {
         owner.release_poll_spinner(me);
         // A ring pending or owed needs nothing more when this worker goes on to sleep():
         // it rescans after its fence. Not when a hand-off takes it away instead.
-        if (ext::task* handed = handed_task(stop_listening())) {
-            if (rescan_owed) owner.wake_one();
-            rescan_owed = false;
-            return found(handed);
-        }
+        const std::uintptr_t word = stop_listening();
+        if (handed_task(word)) return found(settle_doorbell(word, nullptr));
         rescan_owed = false;
         // A watcher woken by its deadline serves it and looks once, then sleeps again
         // without another spin: an idle poller with work pending would otherwise keep

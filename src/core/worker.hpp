@@ -93,6 +93,7 @@ private:
     bool pause_for_doorbell(unsigned pauses) noexcept;
     bool answer_doorbell() noexcept;
     ext::task* found_while_listening(ext::task* t) noexcept;
+    ext::task* settle_doorbell(std::uintptr_t word, ext::task* t) noexcept;
 };
 
 /// The worker the calling thread runs as, or null outside the pool. Not inlined, and
