@@ -22,9 +22,9 @@
 #include "loom/detail/algorithm_elementwise.hpp"
 #include "loom/detail/algorithm_merge.hpp"
 #include "loom/detail/algorithm_partition.hpp"
-#include "loom/detail/algorithm_scan.hpp"
 #include "loom/detail/algorithm_search.hpp"
 #include "loom/detail/algorithm_sort.hpp"
+#include "loom/detail/algorithm_two_pass.hpp"
 #include "loom/execution.hpp"
 #include "loom/for_loop.hpp"
 

@@ -3,13 +3,17 @@
 // under every policy and chunk parameter.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "algorithm_support.hpp"
+#include "loom/ext/scheduler.hpp"
 #include "loom/for_loop.hpp"
 #include "loom/numeric.hpp"
 
@@ -139,6 +143,66 @@ TEST(Numeric, ScansInPlace) {
             EXPECT_EQ(w, expect);
         }
     });
+}
+
+// An affine map x -> a x + b; composing them (first f, then g) is associative and not
+// commutative, and exact in unsigned wrap-around, so any regrouping that reorders
+// chunks shows at every size.
+struct affine {
+    std::uint32_t a = 1, b = 0;
+    bool operator==(const affine&) const = default;
+};
+affine then_apply(affine f, affine g) { return {g.a * f.a, g.a * f.b + g.b}; }
+
+TEST(Numeric, ScansOfManyChunksKeepTheOrderOfANonCommutativeOperation) {
+    // 300000 elements: many cache-sized chunks by default, so look-backs cross several
+    // chunks that have published only their own aggregate.
+    const std::size_t n = 300000;
+    std::vector<affine> v(n);
+    const auto r = random_ints(n, 1, 1 << 20);
+    for (std::size_t i = 0; i < n; ++i) v[i] = {std::uint32_t(r[i]) * 2u + 1u, std::uint32_t(r[i]) ^ 0x5bd1e995u};
+    std::vector<affine> inc(n), exc(n);
+    std::inclusive_scan(v.begin(), v.end(), inc.begin(), then_apply);
+    std::exclusive_scan(v.begin(), v.end(), exc.begin(), affine{3, 7}, then_apply);
+    for_each_policy([&](const auto& pol, const char* name) {
+        TRACE_CASE(name, n);
+        std::vector<affine> got(n);
+        loom::inclusive_scan(pol, v.begin(), v.end(), got.begin(), then_apply);
+        EXPECT_TRUE(got == inc);
+        loom::exclusive_scan(pol, v.begin(), v.end(), got.begin(), affine{3, 7}, then_apply);
+        EXPECT_TRUE(got == exc);
+        got = v;
+        loom::inclusive_scan(pol, got.begin(), got.end(), got.begin(), then_apply);
+        EXPECT_TRUE(got == inc);
+    });
+}
+
+TEST(Numeric, AScanDoesNotWaitForEverForAChunkWhoseLaneStalls) {
+    // The lane that takes chunk 0 stalls on its first element until the last element
+    // has been transformed. A look-back that waited for chunk 0's aggregate would never
+    // let the other lane get there: it must fold chunk 0 itself.
+    if (loom::ext::worker_count() < 2) GTEST_SKIP() << "needs two lanes";
+    const std::size_t n = 100000;
+    std::vector<long> v(n, 1), got(n);
+    std::atomic<bool> first_seen{false}, last_seen{false}, gave_up{false};
+    auto stall_once = [&](const long& x) {
+        const std::size_t i = std::size_t(&x - v.data());
+        if (i == n - 1) last_seen.store(true);
+        if (i == 0 && !first_seen.exchange(true)) {
+            const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+            while (!last_seen.load()) {
+                if (std::chrono::steady_clock::now() > give_up) {
+                    gave_up.store(true);
+                    break;
+                }
+                std::this_thread::yield();
+            }
+        }
+        return x;
+    };
+    loom::transform_inclusive_scan(ex::par, v.begin(), v.end(), got.begin(), std::plus<>{}, stall_once);
+    EXPECT_FALSE(gave_up.load()) << "the scan waited for the stalled chunk";
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], long(i + 1)) << "at " << i;
 }
 
 TEST(ForLoop, ReductionsAndInductions) {

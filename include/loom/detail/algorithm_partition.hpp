@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "loom/detail/algorithm_bulk.hpp"
-#include "loom/detail/algorithm_scan.hpp"
+#include "loom/detail/algorithm_two_pass.hpp"
 
 namespace loom::detail {
 
