@@ -78,14 +78,19 @@ void wait_fulfilled(kmp_task_t* kt) {
     }
 }
 
-}  // namespace
-
-kmp_task_t* new_task(const task_spec& s, bool copy, void* detach, bool with_node) {
+// new_task, inlined into GOMP_task, which knows whether a tool is active (`Tool`).
+// Called from both of its paths, new_task itself would not be inlined there, and the
+// call costs the no-tool path ~38 instructions per task (callgrind, fib with a task
+// per call).
+template <tasking::tool_state Tool>
+[[gnu::always_inline]] inline kmp_task_t* make_task(const task_spec& s, bool copy, void* detach,
+                                                    bool with_node) {
     const std::size_t align = s.arg_align > 0 ? static_cast<std::size_t>(s.arg_align) : 1;
     const bool block = copy && s.arg_size > 0;
     const std::size_t room = block ? static_cast<std::size_t>(s.arg_size) + align - 1 : 0;
-    kmp_task_t* kt = tasking::task_alloc(kmpc_flags(s), sizeof(kmp_task_t) + sizeof(body) + room,
-                                         0, &run_body, with_node);
+    kmp_task_t* kt = tasking::allocate<Tool>(tasking::current_here(), kmpc_flags(s),
+                                             sizeof(kmp_task_t) + sizeof(body) + room, 0,
+                                             &run_body, with_node);
     kt->data2.priority = s.priority;
     body* b = body_of(kt);
     b->fn = s.fn;
@@ -101,6 +106,12 @@ kmp_task_t* new_task(const task_spec& s, bool copy, void* detach, bool with_node
         b->arg = a;
     }
     return kt;
+}
+
+}  // namespace
+
+kmp_task_t* new_task(const task_spec& s, bool copy, void* detach, bool with_node) {
+    return make_task<tasking::tool_state::unknown>(s, copy, detach, with_node);
 }
 
 void* task_arg(kmp_task_t* kt) noexcept { return body_of(kt)->arg; }
@@ -142,6 +153,7 @@ namespace {
 
 // Inlined into both paths of GOMP_task: a call with its ten arguments would cost the
 // no-tool path ~30 instructions per task (callgrind).
+template <bool Observed>
 [[gnu::always_inline]] inline void spawn(gomp::body_fn fn, void* data, gomp::copy_fn cpyfn, long arg_size, long arg_align,
            bool if_clause, unsigned flags, void** depend, int priority, void* detach) {
     const gomp::task_spec s{fn, data, cpyfn, arg_size, arg_align, flags,
@@ -153,13 +165,14 @@ namespace {
     // Final tasks, descendants of final tasks and tasks of a team of one are included
     // by the launch itself (tasking/task.cpp), as for clang.
     const bool with_deps = (flags & gomp::task_depend) && depend;
-    kmp_task_t* kt = gomp::new_task(s, true, detach, with_deps);
+    constexpr auto tool = Observed ? tasking::tool_state::present : tasking::tool_state::absent;
+    kmp_task_t* kt = gomp::make_task<tool>(s, true, detach, with_deps);
     if (with_deps) {
         gomp::depend_list l(depend);
         tasking::task_spawn_with_deps(kt, l.size(), l.data(), 0, nullptr);
         return;
     }
-    tasking::task_spawn(kt);
+    tasking::task_spawn<Observed>(kt);
 }
 
 }  // namespace
@@ -171,11 +184,11 @@ LOOM_OMP_API void GOMP_task(gomp::body_fn fn, void* data, gomp::copy_fn cpyfn, l
                             int priority, void* detach) {
     if (ompt::on()) [[unlikely]] {
         ompt::observed_entry(LOOM_OMPT_RA, LOOM_OMPT_FRAME_ADDRESS(), [=](const void*) {
-            spawn(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+            spawn<true>(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
         });
         return;
     }
-    spawn(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+    spawn<false>(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
 }
 
 LOOM_OMP_API void GOMP_taskwait() {

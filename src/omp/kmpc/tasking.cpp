@@ -33,10 +33,10 @@ LOOM_OMP_API kmp_task_t* __kmpc_omp_target_task_alloc(ident_t*, kmp_int32, kmp_i
 
 LOOM_OMP_API kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* kt) {
     if (ompt::on()) [[unlikely]] {
-        ompt::observed_entry(LOOM_OMPT_RA, LOOM_OMPT_FRAME_ADDRESS(), [kt](const void*) { task_spawn(kt); });
+        ompt::observed_entry(LOOM_OMPT_RA, LOOM_OMPT_FRAME_ADDRESS(), [kt](const void*) { task_spawn<true>(kt); });
         return 0;
     }
-    task_spawn(kt);
+    task_spawn<false>(kt);
     return 0;
 }
 

@@ -19,12 +19,16 @@ namespace loom::omp::ompt {
 /// Highest event number of omp-tools.h (ompt_callback_error).
 inline constexpr int max_event = 37;
 
+// The globals are declared hidden, as the build makes their definitions: a declaration
+// of default visibility has every access load the address from the GOT first, one
+// instruction more for each on() test.
+
 /// A tool is initialised and not finalised. Written by the initialising thread before
 /// it registers (and starts) any other thread, cleared at finalisation.
-extern std::atomic<bool> g_on;
+[[gnu::visibility("hidden")]] extern std::atomic<bool> g_on;
 /// The registered callbacks, by event number. A tool may change them at any time from
 /// any thread: relaxed atomics, each a plain function pointer.
-extern std::atomic<ompt_callback_t> g_callbacks[max_event + 1];
+[[gnu::visibility("hidden")]] extern std::atomic<ompt_callback_t> g_callbacks[max_event + 1];
 
 inline bool on() noexcept {
 #if LOOM_OMPT
@@ -42,7 +46,7 @@ inline F callback(ompt_callbacks_t event) noexcept {
 
 /// Return address of the runtime entry point the calling thread is in (codeptr_ra of
 /// the events it reports), stored by LOOM_OMPT_STORE_RA() only while a tool is active.
-extern __thread const void* t_return_address __attribute__((tls_model("initial-exec")));
+[[gnu::visibility("hidden")]] extern __thread const void* t_return_address __attribute__((tls_model("initial-exec")));
 
 /// Takes (and clears) the stored return address.
 inline const void* take_return_address() noexcept {

@@ -269,8 +269,6 @@ bool in_cancelled_group(ext::task* rec) noexcept {
     }
 }
 
-namespace {
-
 // execute() with (Observed) or without a tool's events and frames. Two copies so that
 // the one every task pays for without a tool keeps none of their tests or live values
 // (~11 instructions per task in execute alone, callgrind, fib with a task per call).
@@ -345,8 +343,8 @@ void execute_as(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     }
     complete(rec, owner_inline);
 }
-
-}  // namespace
+template void execute_as<false>(ext::task*, bool, bool) noexcept;
+template void execute_as<true>(ext::task*, bool, bool) noexcept;
 
 void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     if (ompt::on()) [[unlikely]]
@@ -522,12 +520,22 @@ void make_ready_after(ext::task* done, ext::task* rec) noexcept {
     create_detail::queue_task(rec);
 }
 
+template <bool Observed>
 void run_included(const here& h, ext::task* rec) {
     node* p = parent_node(rec);
     p->created += 1;
     release_target(rec)->unreleased += 1;
     (void)h;
-    execute(rec, true, false);
+    execute_as<Observed>(rec, true, false);
+}
+template void run_included<false>(const here&, ext::task*);
+template void run_included<true>(const here&, ext::task*);
+
+void run_included(const here& h, ext::task* rec) {
+    if (ompt::on()) [[unlikely]]
+        run_included<true>(h, rec);
+    else
+        run_included<false>(h, rec);
 }
 
 // Not while high-priority work is queued: the waiter then parks (or yields) and the

@@ -25,6 +25,7 @@
 #include "abi.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "loom/ext/task.hpp"
+#include "ompt/ompt.hpp"
 #include "tasking/task_team.hpp"
 #include "parallel/thread.hpp"
 
@@ -107,6 +108,9 @@ inline constexpr std::size_t inline_room = ext::task::storage_size - sizeof(tdat
 /// Room past a task's data for its dependence node and 3 inline edges (dep.cpp checks
 /// it): a task known to come with depend gets a record with this much more.
 inline constexpr std::size_t node_room = 112;
+/// The most task data a record of the per-thread caches takes: none while a tool is
+/// active, whose explicit tasks all get heap records (heap_storage, task_create.hpp).
+inline constexpr std::size_t cache_room_for(bool observed) noexcept { return observed ? 0 : inline_room; }
 
 // ext::task::flags bits.
 inline constexpr std::uint8_t f_tied = 1;
@@ -159,6 +163,15 @@ struct root_ctx {
     team* tm = nullptr;
     bool standin = false;        // a worker outside the team runs a task of it
     bool immediate = false;      // team of one: tasks run at once (included)
+    // cache_room_for the tasks created here, decided when the context is made, so that
+    // clang's task allocation (an entry point of its own) compares with a field instead
+    // of testing ompt::on() too: a tool starts when the first thread registers, before
+    // any context is made (unless its own initialize runs task constructs).
+#if LOOM_OMPT
+    std::size_t cache_room = cache_room_for(ompt::on());
+#else
+    static constexpr std::size_t cache_room = inline_room;
+#endif
     // written as tasks run
     alignas(64) node n;          // the implicit task as a parent
     tdata* current = nullptr;    // innermost explicit task running here (null: the implicit task)
@@ -263,16 +276,30 @@ dephash** current_deps_slot(const here& h);
 
 // ---- life of a task -------------------------------------------------------------------
 
+/// What allocate() knows of a tool: `unknown` (the creating context's cache_room
+/// decides whether a record of the caches serves, ompt::on() what a larger one is),
+/// or, from an entry point that tested ompt::on() already, `absent` or `present`.
+enum class tool_state { unknown, absent, present };
+
 /// Allocates a task record for the running task (parent) as __kmpc_omp_task_alloc does
 /// (inline: task_create.hpp).
 /// `with_node`: depend follows for sure (gcc says so), so the record gets node_room.
+template <tool_state Tool = tool_state::unknown>
 inline kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
                             std::size_t sizeof_shareds, kmp_routine_entry_t routine,
                             bool with_node = false);
+// The per-task path (launch, run_included, task_spawn, execute_as) has an instance per
+// `Observed`: with a tool (OMPT events and frames) and without. A per-task ABI entry
+// point tests ompt::on() once and calls one of them, so that without a tool the rest of
+// its path is the code of a LOOM_OMPT=OFF build; the overloads without the parameter
+// test ompt::on() themselves, for callers off that path.
+
 /// Makes a task allocated by allocate() known to its parent (counts) and runs it at
 /// once (included) or queues it, unless it still waits for predecessors (`hold`).
 /// `reported`: its OMPT task_create was reported already (dep.cpp)
 /// (inline: task_create.hpp).
+template <bool Observed>
+inline void launch(const here& h, ext::task* rec, bool hold, bool reported = false);
 inline void launch(const here& h, ext::task* rec, bool hold, bool reported = false);
 /// The scheduler's entry of an explicit task taken from a queue (record's `run`).
 void run_entry(ext::task* rec) noexcept;
@@ -289,6 +316,8 @@ void start_counted(const here& h, ext::task* rec);
 /// `owner` (the running task's node); true if it ran one.
 bool help_one(node* owner);
 /// Runs `rec` here as an included task of the running task (if0, final, team of one).
+template <bool Observed>
+void run_included(const here& h, ext::task* rec);
 void run_included(const here& h, ext::task* rec);
 /// Called when a task's body and its detach event are both done.
 void complete(ext::task* rec, bool owner_inline) noexcept;
@@ -312,6 +341,8 @@ kmp_task_t* target_task_alloc(kmp_int32 flags, std::size_t sizeof_task,
                               std::size_t sizeof_shareds, kmp_routine_entry_t entry);
 /// Launches a task made by task_alloc (queued, or run at once when it must be
 /// included); from a running untied task on itself, queues its next part.
+template <bool Observed>
+inline void task_spawn(kmp_task_t* kt);
 inline void task_spawn(kmp_task_t* kt);
 /// Brackets the body of an undeferred task (if(0)) that the compiled code runs itself.
 /// `ompt_frame`: the entry point's frame, the encountering task's enter_frame and the
@@ -333,6 +364,8 @@ void park(ext::wait_slot& s);
 /// Runs the task body here. `owner_inline`: the context running us is the parent's
 /// owner (taskwait popped us, or an included task): completion counts stay plain.
 /// `from_loop`: the scheduler's loop started us on a fresh fiber.
+template <bool Observed>
+void execute_as(ext::task* rec, bool owner_inline, bool from_loop) noexcept;
 void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept;
 
 /// The bit of team member `it` in task_team::lending while its context parks here, or

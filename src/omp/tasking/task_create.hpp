@@ -32,6 +32,7 @@ inline std::size_t heap_storage(std::size_t need) noexcept {
     return bytes > ext::max_pooled_storage ? bytes : ext::max_pooled_storage + 1;
 }
 
+template <tool_state Tool>
 inline kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
                      std::size_t sizeof_shareds, kmp_routine_entry_t routine, bool with_node) {
     const std::size_t shareds_off = (sizeof_task + 7) & ~std::size_t{7};
@@ -41,10 +42,15 @@ inline kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_t
     const std::size_t want = need + (with_node || routine == h.rc->node_room_for ? node_room : 0);
     ext::task* rec;
     std::uint8_t fl = 0;
-    if (__builtin_expect(want <= inline_room, 1) && !ompt::on()) {
+    // No test of ompt::on() on the way to a cached record: clang's per-task path tests
+    // it once, in __kmpc_omp_task; gcc's GOMP_task knows (Tool) and tests it once too.
+    const std::size_t room =
+        Tool == tool_state::unknown ? h.rc->cache_room : cache_room_for(Tool == tool_state::present);
+    if (__builtin_expect(want <= room, 1)) {
         rec = new_record();
     } else {
-        rec = ext::allocate_large_task(ompt::on() ? heap_storage(want) : sizeof(tdata) + want);
+        const bool heap = Tool == tool_state::unknown ? ompt::on() : Tool == tool_state::present;
+        rec = ext::allocate_large_task(heap ? heap_storage(want) : sizeof(tdata) + want);
     }
     tdata* parent = h.rc->current;
     node* pn = parent ? &parent->n : &h.rc->n;
@@ -116,10 +122,13 @@ inline void queue_task(ext::task* rec) {
 
 }  // namespace create_detail
 
+template <bool Observed>
 inline void launch(const here& h, ext::task* rec, bool hold, bool reported) {
     using namespace create_detail;
     (void)h;
-    if (!reported) LOOM_OMPT_EVENT(task_launched(rec, false));
+    if constexpr (Observed) {
+        if (!reported) ompt::task_launched(rec, false);
+    }
     kmp_task_t* kt = ktask_of(rec);
     node* p = parent_node(rec);
     tgroup* g = rel_group(rec);
@@ -143,7 +152,7 @@ inline void launch(const here& h, ext::task* rec, bool hold, bool reported) {
     const bool may_include = !(rec->user & u_helper);
     if (!hold && ((rec->user & u_included) ||
                   (may_include && (home->immediate || (f.throttle && too_many_children(p)))))) {
-        run_included(h, rec);
+        run_included<Observed>(h, rec);
         return;
     }
     p->created += 1;
@@ -160,11 +169,19 @@ inline void launch(const here& h, ext::task* rec, bool hold, bool reported) {
     queue_task(rec);
 }
 
+inline void launch(const here& h, ext::task* rec, bool hold, bool reported) {
+    if (ompt::on()) [[unlikely]]
+        launch<true>(h, rec, hold, reported);
+    else
+        launch<false>(h, rec, hold, reported);
+}
+
 inline kmp_task_t* task_alloc(kmp_int32 flags, std::size_t sizeof_task, std::size_t sizeof_shareds,
                        kmp_routine_entry_t entry, bool with_node) {
     return allocate(current_here(), flags, sizeof_task, sizeof_shareds, entry, with_node);
 }
 
+template <bool Observed>
 inline void task_spawn(kmp_task_t* kt) {
     ext::task* rec = record_of(kt);
     if (rec->flags & f_running) {
@@ -173,7 +190,14 @@ inline void task_spawn(kmp_task_t* kt) {
         rec->flags |= f_requeue;
         return;
     }
-    launch(here{nullptr, nullptr}, rec, false);
+    launch<Observed>(here{nullptr, nullptr}, rec, false);
+}
+
+inline void task_spawn(kmp_task_t* kt) {
+    if (ompt::on()) [[unlikely]]
+        task_spawn<true>(kt);
+    else
+        task_spawn<false>(kt);
 }
 
 inline void task_wait() {
