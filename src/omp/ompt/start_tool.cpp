@@ -33,7 +33,9 @@ __thread const void* t_return_address = nullptr;
 namespace {
 
 ompt_start_tool_result_t* g_tool = nullptr;
+#if LOOM_OMPT
 std::once_flag g_start_once;
+#endif
 std::atomic<bool> g_finalized{false};
 
 // The OMP_TOOL_VERBOSE_INIT log: null when not asked for.
@@ -65,8 +67,10 @@ struct verbose_log {
 
 using start_fn = ompt_start_tool_result_t* (*)(unsigned, const char*);
 
+#if LOOM_OMPT
 constexpr unsigned omp_version = 201611;  // what libomp passes (_OPENMP of 5.0 drafts)
 constexpr const char* runtime_version = "loom OpenMP runtime (LLVM libomp 19 ABI)";
+#endif
 
 // Why the search is split in two. Finding the candidates takes glibc's loader lock
 // (dlsym, dlopen); done lazily it ran inside start_tool_once's call_once, so a thread in
