@@ -191,6 +191,8 @@ struct helpers {
     std::mutex m;
     std::unique_ptr<helper[]> h;
     std::size_t live;             // helpers running (guarded by m)
+    std::size_t ready = 0;        // helpers registered and bound (guarded by m)
+    std::condition_variable all_ready;
     affinity_setting aff;
     explicit helpers(int n)
         : h(new helper[static_cast<std::size_t>(n)]), live(static_cast<std::size_t>(n)), aff(read_affinity()) {}
@@ -223,6 +225,8 @@ void helper_main(helpers* hs, std::size_t index) {
     register_held_thread(gtid);
     bind_helper(static_cast<int>(index), gtid, hs->aff);
     std::unique_lock lk(hs->m);
+    ++hs->ready;
+    hs->all_ready.notify_all();
     for (;;) {
         if (ext::task* t = take(*hs, index)) {
             hs->h[index].running = true;
@@ -272,11 +276,16 @@ helpers* start_locked() {
         delete hs;
         return nullptr;
     }
+    std::unique_lock lk(hs->m);
     if (started < n) {
         warn("started %d of %d hidden helper threads", started, n);
-        std::lock_guard lk(hs->m);
         hs->live = static_cast<std::size_t>(started);
     }
+    // As libomp (__kmp_hidden_helper_threads_initz_wait): the first hidden helper task
+    // waits until every helper is registered and bound, so their gtids and binding
+    // lines (KMP_HIDDEN_HELPER_AFFINITY=verbose) exist before any of them runs a task,
+    // and before a short program can exit.
+    hs->all_ready.wait(lk, [hs] { return hs->ready == hs->live; });
     return hs;
 }
 
