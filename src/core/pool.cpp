@@ -161,6 +161,18 @@ pool::~pool() {
     slot0_altstack_.disable();
 }
 
+// Swaps a sleeping worker's word to 0 and wakes its thread; false if it was not
+// asleep (or another waker got there first). The request time goes first, published
+// by the swap's release: the woken worker's spin policy measures its idle period up
+// to it (worker::find_work).
+bool pool::wake_sleeper(worker& w) noexcept {
+    if (w.sleep_word.load(std::memory_order_relaxed) != 1) return false;
+    w.wake_requested_ns.store(steady_now_ns(), std::memory_order_relaxed);
+    if (w.sleep_word.exchange(0, std::memory_order_acq_rel) != 1) return false;
+    futex_wake(&w.sleep_word, 1);
+    return true;
+}
+
 void pool::wake_one() noexcept {
     // Store-load fence: the work just pushed must be visible before we read
     // `sleepers`, or a worker going to sleep and this push could miss each other.
@@ -175,11 +187,7 @@ void pool::wake_one() noexcept {
     const unsigned n = size();
     for (unsigned k = 0; k < n; ++k) {
         worker& w = *workers_[(start + k) % n];
-        if (w.sleep_word.load(std::memory_order_relaxed) == 1 &&
-            w.sleep_word.exchange(0, std::memory_order_acq_rel) == 1) {
-            futex_wake(&w.sleep_word, 1);
-            return;
-        }
+        if (wake_sleeper(w)) return;
     }
 }
 
@@ -212,9 +220,7 @@ bool pool::ring_spinner(const worker* self, std::uintptr_t to) noexcept {
 void pool::wake(worker& w) noexcept {
     full_fence();
     if (ring(w, worker::rung)) return;
-    if (w.sleep_word.load(std::memory_order_relaxed) == 1 &&
-        w.sleep_word.exchange(0, std::memory_order_acq_rel) == 1)
-        futex_wake(&w.sleep_word, 1);
+    wake_sleeper(w);
 }
 
 // Store-load fence between the new earliest deadline (stored by arm) and the read of

@@ -90,6 +90,7 @@ public:
     /// After putting work in `w`'s mailbox: rings `w`'s doorbell if it spins, wakes it
     /// if it sleeps.
     void wake(worker& w) noexcept;
+    bool wake_sleeper(worker& w) noexcept;
     /// Workers asleep (or about to be), and workers spinning with their doorbell
     /// listening. One line: a pusher reads both after its fence with one miss.
     alignas(64) std::atomic<unsigned> sleepers{0};

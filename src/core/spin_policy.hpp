@@ -19,6 +19,20 @@
 
 namespace loom::core {
 
+/// How long an idle period that began at `since` and found work at `now` lasted
+/// (steady ns). For a worker that slept and was woken by a waker at `wake_requested`
+/// (0: none, e.g. its own deadline woke it), it ended at the request: the work was
+/// there then, and a spin that long would have caught it. The time the woken thread
+/// then waits for a CPU (100 us to 1 ms on a busy VM) says nothing about the gap;
+/// counted in, it made gaps of a few microseconds look longer than the largest budget,
+/// so the budget stayed at its floor and the worker slept, and paid that wake-up,
+/// through every one of them.
+inline std::int64_t idle_period_ns(std::int64_t since, std::int64_t now, bool slept,
+                                   std::int64_t wake_requested) noexcept {
+    const std::int64_t end = slept && wake_requested != 0 && wake_requested < now ? wake_requested : now;
+    return std::max<std::int64_t>(0, end - since);
+}
+
 struct spin_policy {
     std::int64_t max_ns;     // the configured budget
     std::int64_t budget_ns;  // the current one

@@ -149,6 +149,7 @@ bool worker::anything_visible() noexcept {
 // idle_pollers.md: pool::deadline_armed is the other half). True when the sleep
 // ended by that deadline rather than by a waker.
 bool worker::sleep() noexcept {
+    wake_requested_ns.store(0, std::memory_order_relaxed);  // before a waker can see us asleep
     sleep_word.store(1, std::memory_order_seq_cst);
     owner.sleepers.fetch_add(1, std::memory_order_seq_cst);
     int unclaimed = -1;
@@ -323,7 +324,9 @@ ext::task* worker::find_work() noexcept {
     auto found = [&](ext::task* t) {
         owner.keep_timers_watched();
         if (owner.cfg.spin_adaptive)
-            spin.record(std::chrono::nanoseconds(clock::now() - idle_since).count(), slept);
+            spin.record(idle_period_ns(steady_ns(idle_since), steady_now_ns(), slept,
+                                       wake_requested_ns.load(std::memory_order_relaxed)),
+                        slept);
         return t;
     };
     for (;;) {

@@ -45,6 +45,11 @@ public:
 
     // ---- sleeping: 1 while the worker sleeps or is about to; a waker swaps it to 0
     alignas(64) std::atomic<std::uint32_t> sleep_word{0};
+    /// When a waker asked this worker to wake (steady ns; 0: none since it slept).
+    /// Written before the waker's swap of sleep_word (whose release publishes it), read
+    /// after the sleeper's acquire of the 0. Tells the spin policy when the work came,
+    /// not when the woken thread got a CPU (spin_policy.hpp).
+    std::atomic<std::int64_t> wake_requested_ns{0};
 
     // ---- spinning idle: the doorbell a pusher rings, or hands a task through, instead
     // of waiting for the next scan (docs/protocols/sleep.md, "Spinning workers").

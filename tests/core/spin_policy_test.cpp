@@ -49,4 +49,19 @@ TEST(SpinPolicy, TinyBudgetsKeepAOneMicrosecondFloor) {
     EXPECT_EQ(p.budget_ns, 1 * us);
 }
 
+TEST(SpinPolicy, AWokenWorkersIdlePeriodEndsWhenTheWakerAsked) {
+    // Slept from 0, a waker asked at 20 us, the thread ran at 600 us (a slow VM wake):
+    // the gap was 20 us, so a longer spin would have caught it and the budget grows.
+    using loom::core::idle_period_ns;
+    EXPECT_EQ(idle_period_ns(0, 600 * us, true, 20 * us), 20 * us);
+    spin_policy p(100 * us);
+    for (int i = 0; i < 10; ++i) p.record(5000 * us, true);  // long gaps: at the floor
+    ASSERT_EQ(p.budget_ns, p.floor_ns());
+    p.record(idle_period_ns(0, 600 * us, true, 20 * us), true);
+    EXPECT_GE(p.budget_ns, 40 * us);
+    // Woken by its own deadline (no request), or found work while spinning: up to now.
+    EXPECT_EQ(idle_period_ns(1 * us, 600 * us, true, 0), 599 * us);
+    EXPECT_EQ(idle_period_ns(1 * us, 5 * us, false, 3 * us), 4 * us);
+}
+
 }  // namespace
