@@ -58,20 +58,12 @@ future<T> watch_future(MPI_Request request, std::uint64_t span) {
         detail::trace_request_end(span, MPI_ERR_OTHER);
         throw;
     }
-    if (request == MPI_REQUEST_NULL) {
-        detail::trace_request_end(span, MPI_SUCCESS);
-        return ready<T>(impl::empty_status());
-    }
-    int flag = 0;
-    MPI_Status status;  // written by MPI_Test when it reports the request complete
-    int rc = MPI_SUCCESS;
-    {
-        call_lock lock;
-        rc = MPI_Test(&request, &flag, &status);
-    }
-    if (rc != MPI_SUCCESS || flag) detail::trace_request_end(span, rc);
+    MPI_Status status;
+    bool complete = false;
+    const int rc = impl::test_once(request, status, complete);
+    if (rc != MPI_SUCCESS || complete) detail::trace_request_end(span, rc);
     if (rc != MPI_SUCCESS) return make_exceptional_future<T>(error(rc, "request completed with an error"));
-    if (flag) return ready<T>(status);
+    if (complete) return ready<T>(status);
     auto* n = new promise_node<T>;
     future<T> f = n->p.get_future();
     try {

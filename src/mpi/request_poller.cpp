@@ -61,6 +61,17 @@ MPI_Status empty_status() noexcept {
     return s;
 }
 
+int test_once(MPI_Request request, MPI_Status& status, bool& complete) noexcept {
+    status = empty_status();
+    complete = true;
+    if (request == MPI_REQUEST_NULL) return MPI_SUCCESS;
+    int flag = 0;
+    call_lock lock;
+    const int rc = MPI_Test(&request, &flag, &status);
+    complete = flag != 0;
+    return rc;
+}
+
 int request_poller::ensure_registered() {
     int id = id_.load(std::memory_order_acquire);
     if (id >= 0) return id;

@@ -78,5 +78,11 @@ std::chrono::microseconds poll_interval();
 /// An MPI_Status as MPI gives for a null or inactive request.
 MPI_Status empty_status() noexcept;
 
+/// The first look at a request handed to loom::mpi (to_future, as_sender): MPI_Test
+/// once under the call lock, so that a request complete already (an eager send) is
+/// answered without the poller. `complete` is true then, with `status` filled; a null
+/// request counts as complete with an empty status. Returns MPI_Test's code.
+int test_once(MPI_Request request, MPI_Status& status, bool& complete) noexcept;
+
 
 }  // namespace loom::mpi::impl

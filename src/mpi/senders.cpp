@@ -22,14 +22,10 @@ bool watch(MPI_Request request, request_callback* cb, request_outcome* now) noex
         return at_once(MPI_ERR_OTHER, impl::empty_status(),
                        "MPI is not initialised with MPI_THREAD_SERIALIZED or more (see loom::mpi::environment)");
     }
-    int flag = 1;
-    MPI_Status status = impl::empty_status();
-    int rc = MPI_SUCCESS;
-    if (request != MPI_REQUEST_NULL) {
-        call_lock lock;
-        rc = MPI_Test(&request, &flag, &status);
-    }
-    if (rc != MPI_SUCCESS || flag) return at_once(rc, status, "request completed with an error");
+    MPI_Status status;
+    bool complete = false;
+    const int rc = impl::test_once(request, status, complete);
+    if (rc != MPI_SUCCESS || complete) return at_once(rc, status, "request completed with an error");
     try {
         impl::poller().add(cb, request, span);
     } catch (...) {  // the poller could not be registered, or no memory
