@@ -20,20 +20,14 @@ set(LOOM_BENCH_COMMON_DIR ${CMAKE_CURRENT_LIST_DIR})
 # own threads beside the runtime's (the tile kernels run inside tasks).
 set(LOOM_BENCH_TEST_ENV "OMP_NUM_THREADS=2;OPENBLAS_NUM_THREADS=1")
 
+include(${PROJECT_SOURCE_DIR}/cmake/LoomCompileProbe.cmake)
+
 # Compiles and links a tiny OpenMP program with `compiler`; sets `out` to TRUE/FALSE.
 function(_loom_bench_probe_openmp out compiler)
-  set(dir ${CMAKE_BINARY_DIR}/CMakeFiles/loom_bench_probe)
-  file(WRITE ${dir}/probe.cpp
-       "#include <omp.h>\nint main() { int n = 0;\n#pragma omp parallel reduction(+ : n)\n"
-       "n += 1;\nreturn n > 0 && omp_get_max_threads() > 0 ? 0 : 1; }\n")
-  get_filename_component(tag ${compiler} NAME)
-  execute_process(COMMAND ${compiler} -std=c++20 -fopenmp ${dir}/probe.cpp -o ${dir}/probe-${tag}
-                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
-  if(rc EQUAL 0)
-    set(${out} TRUE PARENT_SCOPE)
-  else()
-    set(${out} FALSE PARENT_SCOPE)
-  endif()
+  loom_compile_probe(ok ${compiler} openmp_probe.cpp
+                     "#include <omp.h>\nint main() { int n = 0;\n#pragma omp parallel reduction(+ : n)\nn += 1;\nreturn n > 0 && omp_get_max_threads() > 0 ? 0 : 1; }\n"
+                     -std=c++20 -fopenmp)
+  set(${out} ${ok} PARENT_SCOPE)
 endfunction()
 
 # Finds the compiler for one OpenMP variant. Sets LOOM_BENCH_<VAR>_MODE to NATIVE

@@ -35,17 +35,14 @@ if(LOOM_OMP_SYMBOLIZER)
   get_filename_component(archer_symbolizer ${LOOM_OMP_SYMBOLIZER} REALPATH)
 endif()
 
+include(${PROJECT_SOURCE_DIR}/cmake/LoomCompileProbe.cmake)
+
 # Can `cc` link a -fsanitize=thread OpenMP program? (clang needs libclang-rt-19-dev.)
 function(loom_archer_probe cc out)
-  set(probe ${CMAKE_CURRENT_BINARY_DIR}/archer_probe)
-  file(WRITE ${probe}.c "int main(void) { int x = 0;\n#pragma omp parallel\n#pragma omp atomic\n x++;\n return x == 0; }\n")
-  execute_process(COMMAND ${cc} -fopenmp -fsanitize=thread ${probe}.c -o ${probe}
-                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
-  if(rc EQUAL 0)
-    set(${out} TRUE PARENT_SCOPE)
-  else()
-    set(${out} FALSE PARENT_SCOPE)
-  endif()
+  loom_compile_probe(ok ${cc} archer_probe.c
+                     "int main(void) { int x = 0;\n#pragma omp parallel\n#pragma omp atomic\n x++;\n return x == 0; }\n"
+                     -fopenmp -fsanitize=thread)
+  set(${out} ${ok} PARENT_SCOPE)
 endfunction()
 
 set(archer_compilers clang)
