@@ -29,6 +29,7 @@ root_ctx* make_root(implicit_task* it) {
     rc->it = it;
     rc->tm = it->tm;
     rc->immediate = it->tm == nullptr || it->nthreads <= 1;
+    rc->smaller_than_pool = it->tm != nullptr && static_cast<unsigned>(it->nthreads) < ext::worker_count();
     it->tasking = rc;
     return rc;
 }
@@ -304,6 +305,7 @@ void execute_as(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
         si->rc.tm = home->tm;
         si->rc.standin = true;
         si->rc.immediate = home->immediate;
+        si->rc.smaller_than_pool = home->smaller_than_pool;
         use = &si->it;
         rc = &si->rc;
     }

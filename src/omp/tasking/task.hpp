@@ -163,6 +163,12 @@ struct root_ctx {
     team* tm = nullptr;
     bool standin = false;        // a worker outside the team runs a task of it
     bool immediate = false;      // team of one: tasks run at once (included)
+    // The team has fewer members than the pool has workers: its tasks are queued, not
+    // handed off (queue_task). Decided when the context is made, not per task (a call
+    // into the core each time); the pool only grows, so a region during which a nested
+    // one grows it may hand off a task to a worker outside the team, which then holds
+    // it for a member (runner_for) -- slower, still correct.
+    bool smaller_than_pool = false;
     // cache_room_for the tasks created here, decided when the context is made, so that
     // clang's task allocation (an entry point of its own) compares with a field instead
     // of testing ompt::on() too: a tool starts when the first thread registers, before

@@ -113,8 +113,7 @@ inline void queue_task(ext::task* rec) {
         hidden_helper::submit(rec, this_thread()->gtid);
         return;
     }
-    const team* tm = data_of(rec)->root->tm;
-    if (tm && static_cast<unsigned>(tm->nthreads) < ext::worker_count())
+    if (data_of(rec)->root->smaller_than_pool)
         ext::submit_queued(rec);
     else
         ext::submit(rec);
