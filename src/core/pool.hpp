@@ -90,6 +90,8 @@ public:
     /// After putting work in `w`'s mailbox: rings `w`'s doorbell if it spins, wakes it
     /// if it sleeps.
     void wake(worker& w) noexcept;
+    /// Wakes `w` if it sleeps, stamping when it was asked to (wake_one and wake);
+    /// false if it was not asleep or another waker got there first.
     bool wake_sleeper(worker& w) noexcept;
     /// Workers asleep (or about to be), and workers spinning with their doorbell
     /// listening. One line: a pusher reads both after its fence with one miss.

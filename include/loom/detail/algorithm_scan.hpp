@@ -4,9 +4,10 @@
 // fixed chunks from a shared index, in order. A chunk folds its elements, publishes
 // that aggregate, and walks back over its predecessors' published values, adding
 // aggregates, until one has published its inclusive total; it publishes its own
-// inclusive total and then scans its elements from the total before it. A chunk whose
-// predecessor's inclusive total is already there skips the fold (a lane running alone
-// makes one serial pass).
+// inclusive total and then scans its elements from the total before it. A lane that
+// also ran the previous chunk (no other lane took one in between) and finds that
+// chunk's inclusive total there skips the fold: a lane running alone makes one serial
+// pass.
 //
 // Why not two passes (fold every chunk, then scan every chunk): that reads the input
 // from memory twice, and a scan of a large array is bound by memory, not by the
