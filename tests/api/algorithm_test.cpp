@@ -5,11 +5,19 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
 #include <list>
 #include <memory>
 #include <numeric>
+#include <random>
 #include <string>
 #include <thread>
+#include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -181,6 +189,120 @@ TEST(Algorithms, SortInputPatternsAroundBlockSizes) {
     std::sort(ids.begin(), ids.end());
     for (std::size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(ids[i], int(i));
     for (std::size_t i = 0; i < r.size(); ++i) ASSERT_EQ(r[i].key, keys[std::size_t(r[i].id)]);
+}
+
+// Keys the radix sort takes (integers of every width and sign, IEEE floats) under
+// every comparator it recognises, at sizes around its thresholds: below the radix
+// minimum (block sort), one radix-sorted range, and ranges partitioned first because
+// they exceed the scratch. Random bits, so every byte of the key matters, plus the
+// extremes of the type; floats also get zeros of both signs, infinities and
+// subnormals.
+template <class T>
+std::vector<T> radix_test_keys(std::size_t n, std::uint64_t seed) {
+    std::mt19937_64 gen(seed);
+    std::vector<T> v(n);
+    for (auto& x : v) {
+        const std::uint64_t bits = gen();
+        if constexpr (std::is_floating_point_v<T>) {
+            x = T(std::ldexp(double(std::int64_t(bits)), int(bits % 41) - 80));
+        } else {
+            std::memcpy(&x, &bits, sizeof(T));
+        }
+    }
+    std::vector<T> special = {std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max(), T(0), T(1)};
+    if constexpr (std::is_floating_point_v<T>) {
+        special.insert(special.end(), {T(-0.0), std::numeric_limits<T>::infinity(),
+                                       -std::numeric_limits<T>::infinity(), std::numeric_limits<T>::denorm_min(),
+                                       -std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::min()});
+    } else {
+        special.push_back(std::numeric_limits<T>::min());
+        if constexpr (std::is_signed_v<T>) special.push_back(T(-1));
+    }
+    for (std::size_t i = 0; i < special.size() && i < n; ++i) v[(i * 7919) % n] = special[i];
+    return v;
+}
+
+template <class T, class Comp>
+void expect_radix_sort_matches_std(std::size_t n, Comp comp) {
+    static_assert(loom::detail::radix_sortable<typename std::vector<T>::iterator, Comp, false>);
+    for (std::uint64_t seed : {1u, 2u}) {
+        const auto keys = radix_test_keys<T>(n, seed + n);
+        auto expect = keys;
+        std::sort(expect.begin(), expect.end(), comp);
+        for (int parallel = 0; parallel < 2; ++parallel) {
+            auto got = keys;
+            if (parallel) {
+                loom::sort(ex::par, got.begin(), got.end(), comp);
+            } else {
+                loom::sort(ex::seq, got.begin(), got.end(), comp);
+            }
+            // Equal values, so -0.0 and +0.0 (equivalent under the comparator) may
+            // trade places; == on the vectors treats them as equal.
+            ASSERT_EQ(got, expect) << typeid(T).name() << " n = " << n << (parallel ? " par" : " seq");
+        }
+    }
+}
+
+template <class T>
+void expect_radix_sorts_of(std::size_t n) {
+    expect_radix_sort_matches_std<T>(n, std::less<>{});
+    expect_radix_sort_matches_std<T>(n, std::less<T>{});
+    expect_radix_sort_matches_std<T>(n, std::ranges::less{});
+    expect_radix_sort_matches_std<T>(n, std::greater<>{});
+    expect_radix_sort_matches_std<T>(n, std::greater<T>{});
+    expect_radix_sort_matches_std<T>(n, std::ranges::greater{});
+}
+
+TEST(Algorithms, RadixSortedKeysOfEveryWidthAndSignMatchStdSort) {
+    for (std::size_t n : {0UL, 1UL, 2UL, 63UL, 64UL, 255UL, 256UL, 513UL, 10000UL, 70000UL, 300000UL}) {
+        expect_radix_sorts_of<std::int8_t>(n);
+        expect_radix_sorts_of<std::uint8_t>(n);
+        expect_radix_sorts_of<char>(n);
+        expect_radix_sorts_of<std::int16_t>(n);
+        expect_radix_sorts_of<std::uint16_t>(n);
+        expect_radix_sorts_of<std::int32_t>(n);
+        expect_radix_sorts_of<std::uint32_t>(n);
+        expect_radix_sorts_of<std::int64_t>(n);
+        expect_radix_sorts_of<std::uint64_t>(n);
+        expect_radix_sorts_of<float>(n);
+        expect_radix_sorts_of<double>(n);
+    }
+}
+
+TEST(Algorithms, RadixSortServesOnlyComparatorsWhoseOrderTheBitsGive) {
+    using u32 = std::vector<std::uint32_t>::iterator;
+    // std::less<int> converts unsigned keys to int: 0x80000000 then sorts first.
+    static_assert(!loom::detail::radix_sortable<u32, std::less<int>, false>);
+    static_assert(!loom::detail::radix_sortable<u32, bool (*)(std::uint32_t, std::uint32_t), false>);
+    static_assert(!loom::detail::radix_sortable<std::vector<bool>::iterator, std::less<>, false>);
+    // Floats are not radix-sorted stably: -0.0 and +0.0 are equivalent but distinct.
+    static_assert(loom::detail::radix_sortable<std::vector<double>::iterator, std::less<>, false>);
+    static_assert(!loom::detail::radix_sortable<std::vector<double>::iterator, std::less<>, true>);
+    std::vector<std::uint32_t> v = {0x80000000u, 1u, 0xFFFFFFFFu, 0u};
+    loom::sort(ex::par, v.begin(), v.end(), std::less<int>{});
+    EXPECT_EQ(v, (std::vector<std::uint32_t>{0x80000000u, 0xFFFFFFFFu, 0u, 1u}));
+    // Stable sorts of equal float keys keep -0.0 and +0.0 in their input order.
+    std::vector<double> zeros(5000);
+    for (std::size_t i = 0; i < zeros.size(); ++i) zeros[i] = (i % 3 == 0) ? -0.0 : 0.0;
+    auto stable = zeros;
+    loom::stable_sort(ex::par, stable.begin(), stable.end());
+    for (std::size_t i = 0; i < zeros.size(); ++i) ASSERT_EQ(std::signbit(stable[i]), std::signbit(zeros[i])) << i;
+}
+
+TEST(Algorithms, SortsKeysWithNaNsIntoAPermutation) {
+    // NaNs break std::less's strict weak order, so no order is promised; the call must
+    // still return and keep every element.
+    auto v = radix_test_keys<double>(20000, 9);
+    for (std::size_t i = 0; i < v.size(); i += 97) v[i] = std::numeric_limits<double>::quiet_NaN();
+    auto got = v;
+    loom::sort(ex::par, got.begin(), got.end());
+    auto bits = [](const std::vector<double>& x) {
+        std::vector<std::uint64_t> b(x.size());
+        std::memcpy(b.data(), x.data(), x.size() * sizeof(double));
+        std::sort(b.begin(), b.end());
+        return b;
+    };
+    EXPECT_EQ(bits(got), bits(v));
 }
 
 TEST(Algorithms, SortAndStableSort) {

@@ -1,4 +1,4 @@
-// The sequential sort under loom::sort: quicksort with block partitioning (Edelkamp and
+// The comparison sort under loom::sort: quicksort with block partitioning (Edelkamp and
 // Weiss, "BlockQuicksort: How Branch Mispredictions don't affect Quicksort", 2016) for
 // elements that are cheap to move, std::sort for the others. A block partition first
 // compares a block of elements against the pivot and only records, without branching,
@@ -112,9 +112,9 @@ void insertion_sort(It first, It last, Comp& comp) {
     }
 }
 
-/// Sorts [first, last) on the calling thread.
+/// Sorts [first, last) on the calling thread by comparisons.
 template <class It, class Comp>
-void sequential_sort(It first, It last, Comp& comp) {
+void block_quicksort(It first, It last, Comp& comp) {
     if constexpr (block_sortable<It>) {
         constexpr std::ptrdiff_t small = 24;
         int depth = 2 * std::bit_width(std::size_t(last - first));
@@ -126,10 +126,10 @@ void sequential_sort(It first, It last, Comp& comp) {
             }
             auto [left_end, right] = partition_around_pivot(first, last, comp);
             if (left_end - first < last - right) {
-                sequential_sort(first, left_end, comp);
+                block_quicksort(first, left_end, comp);
                 first = right;
             } else {
-                sequential_sort(right, last, comp);
+                block_quicksort(right, last, comp);
                 last = left_end;
             }
         }
