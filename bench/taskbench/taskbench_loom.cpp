@@ -67,7 +67,12 @@ class DataflowGraph {
   }
 
  private:
-  struct alignas(64) Counter {
+  // Packed, 16 to a cache line: a point's successors are neighbours in the next row,
+  // so its decrements mostly hit one line, which then moves between cores once per
+  // task rather than once per edge (all_to_all, 8 tasks per core, 2 workers: 595
+  // against 672 us per graph padded to a line each, same run; stencil_1d 144-147
+  // against 156-193).
+  struct Counter {
     std::atomic<std::int32_t> n{0};
   };
 
