@@ -137,9 +137,13 @@ TEST(Algorithms, MinMaxElementPickTheStandardsTies) {
 }
 
 TEST(Algorithms, SortInputPatternsAroundBlockSizes) {
-    // The sequential sort under loom::sort partitions in blocks of 64 and finishes
-    // ranges of up to 24 by insertion: sizes around those, and the input shapes that
-    // stress a quicksort (sorted, reversed, all equal, two values, organ pipe).
+    // The block quicksort partitions in blocks of 64 and finishes ranges of up to 24
+    // by insertion; int keys under std::less are radix-sorted (below 256 elements by
+    // the block quicksort) after block partitions above the radix scratch (65536
+    // ints). Sizes around those, and the input shapes that stress a quicksort
+    // (sorted, reversed, all equal, two values, organ pipe). The doubles sorted
+    // descending go through the radix sort's complemented keys, the record sorted
+    // by a lambda through the block quicksort alone.
     auto shapes = [](std::size_t n) {
         std::vector<std::vector<int>> out;
         out.push_back(random_ints(n, 0, 1 << 30));
