@@ -228,7 +228,7 @@ std::vector<T> radix_test_keys(std::size_t n, std::uint64_t seed) {
 
 template <class T, class Comp>
 void expect_radix_sort_matches_std(std::size_t n, Comp comp) {
-    static_assert(loom::detail::radix_sortable<typename std::vector<T>::iterator, Comp, false>);
+    static_assert(loom::detail::radix_sortable<typename std::vector<T>::iterator, Comp>);
     for (std::uint64_t seed : {1u, 2u}) {
         const auto keys = radix_test_keys<T>(n, seed + n);
         auto expect = keys;
@@ -276,12 +276,10 @@ TEST(Algorithms, RadixSortedKeysOfEveryWidthAndSignMatchStdSort) {
 TEST(Algorithms, RadixSortServesOnlyComparatorsWhoseOrderTheBitsGive) {
     using u32 = std::vector<std::uint32_t>::iterator;
     // std::less<int> converts unsigned keys to int: 0x80000000 then sorts first.
-    static_assert(!loom::detail::radix_sortable<u32, std::less<int>, false>);
-    static_assert(!loom::detail::radix_sortable<u32, bool (*)(std::uint32_t, std::uint32_t), false>);
-    static_assert(!loom::detail::radix_sortable<std::vector<bool>::iterator, std::less<>, false>);
-    // Floats are not radix-sorted stably: -0.0 and +0.0 are equivalent but distinct.
-    static_assert(loom::detail::radix_sortable<std::vector<double>::iterator, std::less<>, false>);
-    static_assert(!loom::detail::radix_sortable<std::vector<double>::iterator, std::less<>, true>);
+    static_assert(!loom::detail::radix_sortable<u32, std::less<int>>);
+    static_assert(!loom::detail::radix_sortable<u32, bool (*)(std::uint32_t, std::uint32_t)>);
+    static_assert(!loom::detail::radix_sortable<std::vector<bool>::iterator, std::less<>>);
+    static_assert(loom::detail::radix_sortable<std::vector<double>::iterator, std::greater<double>>);
     std::vector<std::uint32_t> v = {0x80000000u, 1u, 0xFFFFFFFFu, 0u};
     loom::sort(ex::par, v.begin(), v.end(), std::less<int>{});
     EXPECT_EQ(v, (std::vector<std::uint32_t>{0x80000000u, 0xFFFFFFFFu, 0u, 1u}));
@@ -291,6 +289,45 @@ TEST(Algorithms, RadixSortServesOnlyComparatorsWhoseOrderTheBitsGive) {
     auto stable = zeros;
     loom::stable_sort(ex::par, stable.begin(), stable.end());
     for (std::size_t i = 0; i < zeros.size(); ++i) ASSERT_EQ(std::signbit(stable[i]), std::signbit(zeros[i])) << i;
+}
+
+TEST(Algorithms, StableSortsOfFloatKeysKeepEqualZerosInInputOrder) {
+    // -0.0 and +0.0 are equivalent under std::less but distinguishable: a stable sort
+    // keeps their input order, bit for bit as std::stable_sort does. Sizes below and
+    // above the radix minimum, one range, and the parallel merge sort's leaves.
+    auto bits_of = [](const auto& v) {
+        std::vector<std::uint64_t> b(v.size());
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            double d = double(v[i]);
+            std::memcpy(&b[i], &d, sizeof d);
+        }
+        return b;
+    };
+    auto check = [&](auto zero, std::size_t n, auto comp) {
+        using T = decltype(zero);
+        auto v = radix_test_keys<T>(n, n + 3);
+        std::mt19937 gen(7);
+        for (auto& x : v) {
+            if (gen() % 3 == 0) x = (gen() & 1) ? T(-0.0) : T(0.0);
+        }
+        auto expect = v;
+        std::stable_sort(expect.begin(), expect.end(), comp);
+        for (int parallel = 0; parallel < 2; ++parallel) {
+            auto got = v;
+            if (parallel) {
+                loom::stable_sort(ex::par, got.begin(), got.end(), comp);
+            } else {
+                loom::stable_sort(ex::seq, got.begin(), got.end(), comp);
+            }
+            ASSERT_EQ(bits_of(got), bits_of(expect)) << typeid(T).name() << " n = " << n << (parallel ? " par" : " seq");
+        }
+    };
+    for (std::size_t n : {100UL, 600UL, 5000UL, 100000UL}) {
+        check(0.0, n, std::less<>{});
+        check(0.0, n, std::greater<double>{});
+        check(0.0f, n, std::ranges::less{});
+        check(0.0f, n, std::greater<>{});
+    }
 }
 
 TEST(Algorithms, SortsKeysWithNaNsIntoAPermutation) {

@@ -10,14 +10,13 @@
 // Order-preserving keys: an unsigned integer is its own key; a signed one has its sign
 // bit flipped (two's complement then orders as unsigned); an IEEE float with the sign
 // bit clear gets it set, one with it set has every bit flipped (so more negative
-// values, larger magnitudes, come first). -0.0 then precedes +0.0 and NaNs go to the
-// ends, which std::less permits (-0.0 and +0.0 are equivalent; NaNs break std::less's
-// strict weak order, so any result is allowed for them). Descending order sorts the
-// complemented key.
+// values, larger magnitudes, come first). NaNs go to the ends, which std::less
+// permits (they break its strict weak order, so any result is allowed for them).
+// Descending order sorts the complemented key.
 //
-// LSD radix is stable, but floats are left out of stable_sort: -0.0 and +0.0 are
-// equivalent under std::less yet distinguishable, and the radix order would move a
-// -0.0 ahead of an earlier +0.0.
+// -0.0 and +0.0 are equivalent under std::less yet distinguishable, so -0.0 gets
+// +0.0's key: LSD radix is stable, and equal keys then keep their input order, which
+// stable_sort needs.
 #pragma once
 
 #include <bit>
@@ -57,16 +56,15 @@ inline constexpr int radix_direction =
               ? -1
               : 0;
 
-/// Whether the radix sort serves (It, Comp); `stable` excludes floats (see above).
-template <class It, class Comp, bool Stable>
+/// Whether the radix sort serves (It, Comp).
+template <class It, class Comp>
 inline constexpr bool radix_sortable = [] {
     if constexpr (!std::random_access_iterator<It> || !std::is_lvalue_reference_v<std::iter_reference_t<It>>) {
         return false;
     } else {
         using V = std::remove_cv_t<std::iter_value_t<It>>;
         if (!std::is_same_v<std::remove_cvref_t<std::iter_reference_t<It>>, V>) return false;
-        const bool keyed = radix_integer<V> || (!Stable && radix_float<V>);
-        return keyed && radix_direction<V, std::remove_cv_t<Comp>> != 0;
+        return (radix_integer<V> || radix_float<V>) && radix_direction<V, std::remove_cv_t<Comp>> != 0;
     }
 }();
 
@@ -81,6 +79,7 @@ constexpr radix_unsigned_of<sizeof(V)> radix_key(V v) noexcept {
         if constexpr (std::is_signed_v<V>) u = U(u ^ sign);
     } else {
         u = std::bit_cast<U>(v);
+        if (u == sign) u = 0;  // -0.0: +0.0's key
         u = (u & sign) ? U(~u) : U(u | sign);
     }
     if constexpr (Direction < 0) u = U(~u);
@@ -136,17 +135,15 @@ void radix_sort(It first, std::size_t n, V* scratch) noexcept {
     }
 }
 
-/// Scratch room for radix-sorting ranges of up to `n` elements, or none when the
-/// allocation fails (the caller then sorts by comparison: running out of memory
-/// costs speed, not the call).
+/// Scratch room for radix-sorting ranges of up to `n` elements, or none (size 0) when
+/// the allocation fails: the caller then sorts by comparison, so running out of
+/// memory costs speed, not the call.
 template <class V>
 struct radix_scratch {
     std::unique_ptr<V[]> room;
     std::size_t size = 0;
 
-    explicit radix_scratch(std::size_t n)
-        : room(new (std::nothrow) V[n < radix_max_elements<V> ? n : radix_max_elements<V>]),
-          size(room ? (n < radix_max_elements<V> ? n : radix_max_elements<V>) : 0) {}
+    explicit radix_scratch(std::size_t n) : room(new (std::nothrow) V[n]), size(room ? n : 0) {}
 };
 
 }  // namespace loom::detail

@@ -46,7 +46,7 @@ void quicksort_rec(const exec_info& ei, bulk_error& err, It first, It last, Comp
 /// two workers).
 template <class It, class Comp>
 inline constexpr std::size_t parallel_sort_min = [] {
-    if constexpr (radix_sortable<It, Comp, false>) {
+    if constexpr (radix_sortable<It, Comp>) {
         return 2 * radix_max_elements<std::remove_cv_t<std::iter_value_t<It>>>;
     } else {
         return min_sort_cutoff;
