@@ -37,6 +37,14 @@ void for_each_policy(Fn&& fn) {
     fn(ex::par.on(ex::parallel_executor(loom::priority::high)), "par on high");
 }
 
+/// Calls fn(policy, name) for the sequential and the plain parallel policy: for
+/// tests whose cases multiply too fast to run under every chunk parameter.
+template <class Fn>
+void for_seq_and_par(Fn&& fn) {
+    fn(ex::seq, "seq");
+    fn(ex::par, "par");
+}
+
 /// Sizes every algorithm is checked at: empty, one element, small, around a chunk
 /// boundary, and large enough that every worker gets chunks.
 inline const std::vector<std::size_t>& sizes() {

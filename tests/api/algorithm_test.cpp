@@ -28,6 +28,7 @@
 namespace {
 
 using loom_test::for_each_policy;
+using loom_test::for_seq_and_par;
 using loom_test::random_ints;
 using loom_test::sizes;
 namespace ex = loom::execution;
@@ -175,8 +176,7 @@ TEST(Algorithms, SortInputPatternsAroundBlockSizes) {
             }
         }
     };
-    run(ex::seq);
-    run(ex::par);
+    for_seq_and_par([&](const auto& pol, const char*) { run(pol); });
     // A small trivially copyable record sorted by one field: keys in order, every
     // record kept.
     struct rec {
@@ -233,17 +233,13 @@ void expect_radix_sort_matches_std(std::size_t n, Comp comp) {
         const auto keys = radix_test_keys<T>(n, seed + n);
         auto expect = keys;
         std::sort(expect.begin(), expect.end(), comp);
-        for (int parallel = 0; parallel < 2; ++parallel) {
+        for_seq_and_par([&](const auto& pol, const char* name) {
             auto got = keys;
-            if (parallel) {
-                loom::sort(ex::par, got.begin(), got.end(), comp);
-            } else {
-                loom::sort(ex::seq, got.begin(), got.end(), comp);
-            }
+            loom::sort(pol, got.begin(), got.end(), comp);
             // Equal values, so -0.0 and +0.0 (equivalent under the comparator) may
             // trade places; == on the vectors treats them as equal.
-            ASSERT_EQ(got, expect) << typeid(T).name() << " n = " << n << (parallel ? " par" : " seq");
-        }
+            ASSERT_EQ(got, expect) << typeid(T).name() << " n = " << n << " " << name;
+        });
     }
 }
 
@@ -312,15 +308,11 @@ TEST(Algorithms, StableSortsOfFloatKeysKeepEqualZerosInInputOrder) {
         }
         auto expect = v;
         std::stable_sort(expect.begin(), expect.end(), comp);
-        for (int parallel = 0; parallel < 2; ++parallel) {
+        for_seq_and_par([&](const auto& pol, const char* name) {
             auto got = v;
-            if (parallel) {
-                loom::stable_sort(ex::par, got.begin(), got.end(), comp);
-            } else {
-                loom::stable_sort(ex::seq, got.begin(), got.end(), comp);
-            }
-            ASSERT_EQ(bits_of(got), bits_of(expect)) << typeid(T).name() << " n = " << n << (parallel ? " par" : " seq");
-        }
+            loom::stable_sort(pol, got.begin(), got.end(), comp);
+            ASSERT_EQ(bits_of(got), bits_of(expect)) << typeid(T).name() << " n = " << n << " " << name;
+        });
     };
     for (std::size_t n : {100UL, 600UL, 5000UL, 100000UL}) {
         check(0.0, n, std::less<>{});

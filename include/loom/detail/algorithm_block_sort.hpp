@@ -112,28 +112,39 @@ void insertion_sort(It first, It last, Comp& comp) {
     }
 }
 
+/// The quicksort loop of the sequential sorts: partitions [first, last) until at most
+/// `leaf_max` elements are left for `leaf(first, last)`; the smaller part of each split
+/// goes to `recurse(first, last, depth left)`, the larger one stays in the loop (stack
+/// depth log n). Past `depth` levels (unlucky pivots) std::sort, an introsort,
+/// finishes the range in n log n.
+template <class It, class Comp, class Recurse, class Leaf>
+void quicksort_loop(It first, It last, Comp& comp, std::ptrdiff_t leaf_max, int depth, Recurse&& recurse,
+                    Leaf&& leaf) {
+    while (last - first > leaf_max) {
+        if (depth-- == 0) {
+            std::sort(first, last, std::ref(comp));
+            return;
+        }
+        auto [left_end, right] = partition_around_pivot(first, last, comp);
+        if (left_end - first < last - right) {
+            recurse(first, left_end, depth);
+            first = right;
+        } else {
+            recurse(right, last, depth);
+            last = left_end;
+        }
+    }
+    leaf(first, last);
+}
+
 /// Sorts [first, last) on the calling thread by comparisons.
 template <class It, class Comp>
 void block_quicksort(It first, It last, Comp& comp) {
     if constexpr (block_sortable<It>) {
         constexpr std::ptrdiff_t small = 24;
-        int depth = 2 * std::bit_width(std::size_t(last - first));
-        // The smaller part recursively, the larger one in the loop: stack depth log n.
-        while (last - first > small) {
-            if (depth-- == 0) {  // unlucky pivots: std::sort (introsort) guarantees n log n
-                std::sort(first, last, std::ref(comp));
-                return;
-            }
-            auto [left_end, right] = partition_around_pivot(first, last, comp);
-            if (left_end - first < last - right) {
-                block_quicksort(first, left_end, comp);
-                first = right;
-            } else {
-                block_quicksort(right, last, comp);
-                last = left_end;
-            }
-        }
-        insertion_sort(first, last, comp);
+        quicksort_loop(
+            first, last, comp, small, 2 * std::bit_width(std::size_t(last - first)),
+            [&](It a, It b, int) { block_quicksort(a, b, comp); }, [&](It a, It b) { insertion_sort(a, b, comp); });
     } else {
         std::sort(first, last, std::ref(comp));
     }

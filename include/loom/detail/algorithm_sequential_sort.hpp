@@ -17,30 +17,20 @@
 namespace loom::detail {
 
 /// Partitions [first, last) until a part fits the scratch, then radix-sorts it (a
-/// part too short for radix sorting is block-sorted). Unlucky pivots past `depth`
-/// levels leave the rest to std::sort, as in block_quicksort.
+/// part too short for radix sorting is block-sorted).
 template <class It, class Comp, class V>
 void radix_quicksort(It first, It last, Comp& comp, radix_scratch<V>& scratch, int depth) {
-    while (std::size_t(last - first) > scratch.size) {
-        if (depth-- == 0) {
-            std::sort(first, last, std::ref(comp));
-            return;
-        }
-        auto [left_end, right] = partition_around_pivot(first, last, comp);
-        if (left_end - first < last - right) {
-            radix_quicksort(first, left_end, comp, scratch, depth);
-            first = right;
-        } else {
-            radix_quicksort(right, last, comp, scratch, depth);
-            last = left_end;
-        }
-    }
-    const std::size_t n = std::size_t(last - first);
-    if (n >= radix_min_elements<V>) {
-        radix_sort<radix_direction<V, std::remove_cv_t<Comp>>>(first, n, scratch.room.get());
-    } else {
-        block_quicksort(first, last, comp);
-    }
+    quicksort_loop(
+        first, last, comp, std::ptrdiff_t(scratch.size), depth,
+        [&](It a, It b, int depth_left) { radix_quicksort(a, b, comp, scratch, depth_left); },
+        [&](It a, It b) {
+            const std::size_t n = std::size_t(b - a);
+            if (n >= radix_min_elements<V>) {
+                radix_sort<radix_direction<V, std::remove_cv_t<Comp>>>(a, n, scratch.room.get());
+            } else {
+                block_quicksort(a, b, comp);
+            }
+        });
 }
 
 /// Sorts [first, last) on the calling thread.
