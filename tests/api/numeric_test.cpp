@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <numeric>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -143,6 +144,64 @@ TEST(Numeric, ScansInPlace) {
             EXPECT_EQ(w, expect);
         }
     });
+}
+
+// Sums of 4- and 8-byte integers take the vector kernel (algorithm_integer_scan.hpp):
+// every width and sign, lengths around its rounds (8 int32 / 4 int64 per round) and
+// the thresholds, full-range values so that sums wrap, against an element-by-element
+// reference computed in unsigned arithmetic (where a wrapping signed sum is defined).
+template <class T>
+void check_integer_sum_scans(std::size_t n) {
+    using U = std::make_unsigned_t<T>;
+    std::mt19937_64 gen(n * 7919 + sizeof(T));
+    std::vector<T> v(n);
+    for (T& x : v) x = T(U(gen()));
+    std::vector<T> inclusive(n), exclusive(n), from_init(n);
+    const T init = T(U(0x9e3779b97f4a7c15ull));
+    U a = 0, b = U(init);
+    for (std::size_t i = 0; i < n; ++i) {
+        exclusive[i] = T(b);
+        a = U(a + U(v[i]));
+        b = U(b + U(v[i]));
+        inclusive[i] = T(a);
+        from_init[i] = T(b);
+    }
+    for_each_policy([&](const auto& pol, const char* name) {
+        TRACE_CASE(name, n);
+        std::vector<T> got(n);
+        EXPECT_EQ(loom::inclusive_scan(pol, v.begin(), v.end(), got.begin()), got.end());
+        EXPECT_EQ(got, inclusive);
+        loom::inclusive_scan(pol, v.begin(), v.end(), got.begin(), std::plus<T>{}, init);
+        EXPECT_EQ(got, from_init);
+        EXPECT_EQ(loom::exclusive_scan(pol, v.begin(), v.end(), got.begin(), init), got.end());
+        EXPECT_EQ(got, exclusive);
+        got = v;
+        loom::inclusive_scan(pol, got.begin(), got.end(), got.begin());
+        EXPECT_EQ(got, inclusive);
+        got = v;
+        loom::exclusive_scan(pol, got.data(), got.data() + n, got.data(), init);
+        EXPECT_EQ(got, exclusive);
+    });
+}
+
+TEST(Numeric, IntegerSumScansOfEveryWidthMatchTheElementByElementScan) {
+#if defined(__SSE2__)
+    using It64 = std::vector<std::int64_t>::iterator;
+    static_assert(loom::detail::integer_sum_scan<It64, It64, std::int64_t, std::plus<>, loom::detail::identity_fn>);
+    static_assert(loom::detail::integer_sum_scan<unsigned*, unsigned*, unsigned, std::plus<unsigned>,
+                                                 loom::detail::identity_fn>);
+#endif
+    // Conversions and other operations keep the element-by-element loop.
+    static_assert(!loom::detail::integer_sum_scan<int*, long*, long, std::plus<>, loom::detail::identity_fn>);
+    static_assert(!loom::detail::integer_sum_scan<int*, int*, int, std::plus<long>, loom::detail::identity_fn>);
+    static_assert(!loom::detail::integer_sum_scan<short*, short*, short, std::plus<>, loom::detail::identity_fn>);
+    static_assert(!loom::detail::integer_sum_scan<int*, int*, int, std::multiplies<>, loom::detail::identity_fn>);
+    for (std::size_t n : {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 1000, 16383, 16384, 16385, 100003}) {
+        check_integer_sum_scans<std::int32_t>(n);
+        check_integer_sum_scans<std::uint32_t>(n);
+        check_integer_sum_scans<std::int64_t>(n);
+        check_integer_sum_scans<std::uint64_t>(n);
+    }
 }
 
 // An affine map x -> a x + b; composing them (first f, then g) is associative and not

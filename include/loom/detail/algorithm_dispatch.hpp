@@ -30,4 +30,14 @@ auto with_policy(const Policy& policy, Impl&& impl) {
 template <class... It>
 inline constexpr bool all_random_access = (std::random_access_iterator<It> && ...);
 
+/// The identity projection reduce() and the plain scans hand to the transforming
+/// forms: an lvalue passes as a reference, a prvalue (proxy iterators) by value so
+/// that nothing refers to a dead temporary.
+struct identity_fn {
+    template <class X>
+    constexpr X operator()(X&& x) const {
+        return std::forward<X>(x);
+    }
+};
+
 }  // namespace loom::detail

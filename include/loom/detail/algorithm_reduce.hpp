@@ -57,14 +57,4 @@ T transform_reduce2_impl(const exec_info& ei, It1 first1, It1 last1, It2 first2,
     });
 }
 
-/// The identity projection reduce() and the plain scans hand to the transforming
-/// forms: an lvalue passes as a reference, a prvalue (proxy iterators) by value so
-/// that nothing refers to a dead temporary.
-struct identity_fn {
-    template <class X>
-    constexpr X operator()(X&& x) const {
-        return std::forward<X>(x);
-    }
-};
-
 }  // namespace loom::detail
