@@ -19,9 +19,15 @@
 #include <unistd.h>
 
 static atomic_int constructor_entered;
+/* The constructor's own region (outer.c with REGION_IN_CONSTRUCTOR): 0 not begun, 1
+ * running, 2 over. */
+static atomic_int constructor_region;
 
 /* Called by the library's constructor, with the loader's lock held. */
 void loader_race_signal(void) { atomic_store(&constructor_entered, 1); }
+
+/* Called by the constructor around its region. */
+void loader_race_region(int running) { atomic_store(&constructor_region, running ? 1 : 2); }
 
 static void* load(void* path) {
     if (!dlopen((const char*)path, RTLD_NOW | RTLD_LOCAL)) {
@@ -55,10 +61,16 @@ int main(int argc, char** argv) {
     while (!atomic_load(&constructor_entered)) usleep(100);
     /* The process's first OpenMP call, while the loader thread holds the load lock. */
     int members = 0;
+    const int before = atomic_load(&constructor_region);
 #pragma omp parallel reduction(+ : members)
     members += 1;
+    const int after = atomic_load(&constructor_region);
     pthread_join(loader, NULL);
-    if (members != omp_get_max_threads()) {
+    /* The constructor waits 300 ms before its region, so ours is normally over by then;
+     * on a loaded machine the two may overlap, and then they share the workers (two
+     * regions never share one), so ours may have fewer. */
+    const int overlapped = before == 1 || before != after;
+    if (members < 1 || (!overlapped && members != omp_get_max_threads())) {
         printf("FAIL: %d members, expected %d\n", members, omp_get_max_threads());
         return 1;
     }

@@ -9,14 +9,17 @@
 #include <unistd.h>
 
 void loader_race_signal(void);
+void loader_race_region(int running);
 
 __attribute__((constructor)) static void outer_init(void) {
     loader_race_signal();
     usleep(300 * 1000);
 #ifdef REGION_IN_CONSTRUCTOR
     int members = 0;
+    loader_race_region(1);
 #pragma omp parallel reduction(+ : members)
     members += 1;
+    loader_race_region(0);
     if (members < 1) {
         printf("FAIL: constructor region of %d threads\n", members);
         exit(1);
