@@ -14,6 +14,7 @@
 
 #include "ompt/events.hpp"
 #include "tasking/dep.hpp"
+#include "tasking/held_tasks.hpp"
 #include "tasking/hidden_helper.hpp"
 #include "env/icv.hpp"
 #include "parallel/team.hpp"
@@ -392,28 +393,39 @@ int lending_worker(team* tm) noexcept {
 // before the member resumes. Until one parks (members are in their own code, which
 // under libomp would not run the task either) it holds the task; after
 // `hold_limit_s` it runs it here as a stand-in rather than stall longer.
+//
+// The task stays published to the team's members meanwhile (held_tasks.hpp), where a
+// member at a taskyield in its parent takes it, and it is sent to a member's mailbox
+// as a token, so that it stays visible until it starts.
 constexpr double hold_limit_s = 0.1;
+constexpr int handed_to_member = -2;
 
 int runner_for(ext::task* rec, int w) noexcept {
     team* tm = data_of(rec)->root->tm;
     if (!tm || member_on(tm, w)) return w;
+    held::publication held(tm, rec);  // first: a member at a taskyield looks for it there
+    auto send_to = [&](int runner) {
+        if (held.send_token(static_cast<unsigned>(runner))) return handed_to_member;
+        return held.withdraw() ? runner : handed_to_member;
+    };
     int r = lending_worker(tm);
-    if (r >= 0) return r;
+    if (r >= 0) return send_to(r);
     timespec start{}, now{};
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (unsigned i = 0;; ++i) {
+        if (held.taken()) return handed_to_member;
         if (i < 64) {
             spin_pause();
         } else {
             const timespec pause{0, 20000};
             nanosleep(&pause, nullptr);
         }
-        if ((r = lending_worker(tm)) >= 0) return r;
+        if ((r = lending_worker(tm)) >= 0) return send_to(r);
         if ((i & 63) == 0) {
             clock_gettime(CLOCK_MONOTONIC, &now);
             const double waited = double(now.tv_sec - start.tv_sec) + 1e-9 * double(now.tv_nsec - start.tv_nsec);
             if (waited > hold_limit_s && !tm->tasks.members_only.load(std::memory_order_relaxed))
-                return w;
+                return held.withdraw() ? w : handed_to_member;
         }
     }
 }
@@ -449,7 +461,8 @@ void run_entry(ext::task* rec) noexcept {
         int w = ext::current_worker();
         if (w >= 0) {
             rec->flags |= f_bounced;
-            ext::submit_to(rec, static_cast<unsigned>(runner_for(rec, w)));
+            const int runner = runner_for(rec, w);
+            if (runner != handed_to_member) ext::submit_to(rec, static_cast<unsigned>(runner));
             return;
         }
     }
@@ -666,10 +679,55 @@ void task_wait_observed(const void* ra, void* frame) {
     });
 }
 
+namespace {
+// How long a member at a taskyield with nothing queued looks for a child that a worker
+// outside the team took from its deque and has not published yet (runner_for's first
+// step: a worker woken on a loaded machine may lose its CPU between its steal and
+// that). Paid once per change in the number of children out: a taskyield loop that
+// waits for a long child pays it once.
+constexpr std::int64_t yield_grace_ns = 50000;
+
+std::int64_t monotonic_ns() noexcept {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+// Nothing is queued on this worker, but a child of the running task that a worker
+// outside the team took waits for a member's scheduling point (runner_for), and this
+// taskyield is one: run it here. On libomp only the team's threads take its tasks, so
+// the yielding thread would have found it in its own deque.
+void run_held_child(const here& h) {
+    team* tm = h.rc->tm;
+    if (!tm || h.rc->standin || !h.rc->smaller_than_pool) return;  // no worker outside the team
+    node* n = current_node(h);
+    if (n->created == 0) return;  // no child of ours is out
+    ext::task* rec = held::take(tm, n);
+    if (!rec) {
+        if (h.rc->fruitless_yield_node == n && h.rc->fruitless_yield_created == n->created) return;
+        const std::int64_t grace_end = monotonic_ns() + yield_grace_ns;
+        for (unsigned k = 1; !(rec = held::take(tm, n)); ++k) {
+            spin_pause();
+            if (k % 16 == 0 && monotonic_ns() > grace_end) {
+                h.rc->fruitless_yield_node = n;
+                h.rc->fruitless_yield_created = n->created;
+                return;
+            }
+        }
+    }
+    if (ompt::on()) [[unlikely]]
+        ompt::next_switch_is_yield();
+    execute(rec, true, false);
+}
+}  // namespace
+
 void task_yield() {
     // A scheduling point: let queued work run (this context goes behind it).
     ext::task* t = ext::pop_local();
-    if (!t) return;
+    if (!t) {
+        run_held_child(current_here());
+        return;
+    }
     if (is_omp_task(t)) {
         here h = current_here();
         node* n = current_node(h);
