@@ -1,4 +1,5 @@
 // ext:: entry points that describe the pool: sizes, placement, counters.
+#include "fiber.hpp"
 #include "pool.hpp"
 #include "runtime.hpp"
 
@@ -11,6 +12,17 @@ unsigned grow_workers(unsigned n) { return core::ensure_pool().grow(n); }
 int current_worker() noexcept {
     core::worker* w = core::this_worker_here();
     return w ? static_cast<int>(w->index) : -1;
+}
+
+// A fiber mapped here goes to the worker's cache, where the park takes it.
+bool can_park_now() noexcept {
+    core::worker* w = core::this_worker();
+    if (!w) return false;
+    if (!w->fiber_cache.empty()) return true;
+    core::fiber* f = w->take_fiber();
+    if (!f) return false;
+    w->give_back(f);
+    return true;
 }
 
 bool worker_in_task(unsigned w) noexcept {

@@ -90,6 +90,12 @@ LOOM_EXPORT void push_local(task* t) noexcept;
 LOOM_EXPORT bool run_if_on_top(task* t) noexcept;
 /// Lets other ready work run: a task re-queues itself behind the work available now.
 LOOM_EXPORT void yield() noexcept;
+/// Whether a wait of the calling context would park it (its worker goes on with other
+/// work meanwhile) rather than block its thread: a pool worker that has a fiber to run
+/// its loop on, or can map one now. A waiter whose wake-up is work queued on its own
+/// worker (a task it submitted) must not wait when this is false: blocked, its worker
+/// would never run that work.
+LOOM_EXPORT bool can_park_now() noexcept;
 /// True while a high-priority task is queued in the pool (a relaxed hint). A waiting
 /// task that runs its own queued children inline (pop_local) should stop doing so and
 /// wait through the scheduler instead, which takes high-priority work first.

@@ -82,6 +82,9 @@ bool run_one(implicit_task* it) {
         ext::push_local(task);
     }
     if (t->tasks.busy.load(std::memory_order_acquire) == 0) return false;
+    // The wake-up below is a task on this worker: a wait that blocked the thread (no
+    // fiber to park on: the address space is full) would never see it run.
+    if (!ext::can_park_now()) return false;
     // Until this wait ends (end_wait) the member parks again and again, and its worker
     // runs its mailbox each time: tasks that workers outside the team took may go there.
     // Not for a context that blocks its thread once the spin budget is spent.
