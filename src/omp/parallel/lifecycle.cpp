@@ -14,6 +14,7 @@
 
 #include "env/bind.hpp"
 #include "parallel/claims.hpp"
+#include "tasking/held_tasks.hpp"
 #include "env/env.hpp"
 #include "env/env_text.hpp"
 #include "env/icv.hpp"
@@ -92,6 +93,7 @@ void after_fork_child() {
     g_pool_size.store(0, std::memory_order_relaxed);
     forget_hot_teams_after_fork();
     reset_threads_after_fork();
+    tasking::held::reset_after_fork();
 }
 
 void first_use() {

@@ -131,4 +131,9 @@ ext::task* take(const team* tm, const node* parent) noexcept {
     return nullptr;
 }
 
+void reset_after_fork() noexcept {
+    for (entry& e : g_entries) e.task.store(nullptr, std::memory_order_relaxed);
+    g_in_use.store(0, std::memory_order_relaxed);
+}
+
 }  // namespace loom::omp::tasking::held

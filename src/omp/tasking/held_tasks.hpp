@@ -45,4 +45,8 @@ private:
 /// null if none.
 ext::task* take(const team* tm, const node* parent) noexcept;
 
+/// In the child of fork(): the holders were threads of the parent; their entries name
+/// tasks that will never run here.
+void reset_after_fork() noexcept;
+
 }  // namespace loom::omp::tasking::held
