@@ -683,9 +683,13 @@ namespace {
 // How long a member at a taskyield with nothing queued looks for a child that a worker
 // outside the team took from its deque and has not published yet (runner_for's first
 // step: a worker woken on a loaded machine may lose its CPU between its steal and
-// that). Paid once per change in the number of children out: a taskyield loop that
-// waits for a long child pays it once.
+// that). A wait that found nothing makes the thread's next taskyields skip theirs,
+// twice as many each time up to yield_backoff_max, and one that found a child ends
+// that: a loop of `task; taskyield` whose children the other member steals took 111 ms
+// instead of 1.15 when each taskyield waited, 2.2 ms with the backoff capped at 1024
+// and counted per region.
 constexpr std::int64_t yield_grace_ns = 50000;
+constexpr std::uint32_t yield_backoff_max = 65536;
 
 std::int64_t monotonic_ns() noexcept {
     timespec ts{};
@@ -704,16 +708,21 @@ void run_held_child(const here& h) {
     if (n->created == 0) return;  // no child of ours is out
     ext::task* rec = held::take(tm, n);
     if (!rec) {
-        if (h.rc->fruitless_yield_node == n && h.rc->fruitless_yield_created == n->created) return;
+        thread_state& th = *h.th;
+        if (th.yield_waits_skipped > 0) {
+            --th.yield_waits_skipped;
+            return;
+        }
         const std::int64_t grace_end = monotonic_ns() + yield_grace_ns;
         for (unsigned k = 1; !(rec = held::take(tm, n)); ++k) {
             spin_pause();
             if (k % 16 == 0 && monotonic_ns() > grace_end) {
-                h.rc->fruitless_yield_node = n;
-                h.rc->fruitless_yield_created = n->created;
+                th.yield_wait_backoff = std::min(std::max(1u, 2 * th.yield_wait_backoff), yield_backoff_max);
+                th.yield_waits_skipped = th.yield_wait_backoff;
                 return;
             }
         }
+        th.yield_wait_backoff = 0;
     }
     if (ompt::on()) [[unlikely]]
         ompt::next_switch_is_yield();

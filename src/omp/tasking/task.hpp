@@ -189,10 +189,6 @@ struct root_ctx {
     // the routine). Written once per routine that needs it.
     kmp_routine_entry_t node_room_for = nullptr;
     bool phase_tasks = false;    // created deferred tasks since its last drain
-    // The last taskyield here that found nothing to run (run_held_child in task.cpp):
-    // the running task's node and its count of children out then.
-    const node* fruitless_yield_node = nullptr;
-    std::int32_t fruitless_yield_created = 0;
 };
 
 struct tgroup {
