@@ -13,6 +13,16 @@ bool can_park() noexcept {
     return w != nullptr;  // pool threads and the slot-0 thread (its native stack is tied)
 }
 
+// A worker about to block its thread (it found no fiber to park on): the tasks queued
+// on its deques would wait for it while other workers sleep (each push woke one, which
+// may have gone back to sleep). One is woken to take them.
+void hand_on_queued_work() noexcept {
+    core::worker* w = core::this_worker();
+    if (!w) return;
+    if (!w->local_deque(priority::normal).looks_empty() || !w->local_deque(priority::low).looks_empty())
+        w->owner.wake_one();
+}
+
 // A parked timed wait: its timer entry and what the commit step needs. Lives in
 // wait_until's frame, on the parked stack.
 struct timed_park {
@@ -44,6 +54,7 @@ void wait_slot::wait() noexcept {
     if (!state_.compare_exchange_strong(expected, blocked_state, std::memory_order_acq_rel,
                                         std::memory_order_acquire))
         return;  // notified meanwhile
+    hand_on_queued_work();
     while (state_.load(std::memory_order_acquire) != notified_state) core::futex_wait(&state_, blocked_state);
 }
 
@@ -113,6 +124,7 @@ bool wait_slot::block_until(std::int64_t due) noexcept {
     if (!state_.compare_exchange_strong(expected, blocked_state, std::memory_order_acq_rel,
                                         std::memory_order_acquire))
         return true;  // notified meanwhile
+    hand_on_queued_work();
     for (;;) {
         if (state_.load(std::memory_order_acquire) == notified_state) return true;
         const std::int64_t left = due - core::steady_now_ns();

@@ -68,6 +68,8 @@ void sleep_until(bool (*done)(const void*), const void* arg, sleeper& s) noexcep
             if (done(arg)) return;
         }
     }
+    // Tied, yet it may have to block its worker's thread: say so for the time it waits.
+    const blocking_wait marked(ext::can_park_now() ? nullptr : &s);
     for (;;) {
         // The previous notify (if any) was consumed below, so the slot is idle.
         s.slot.reset();

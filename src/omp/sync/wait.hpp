@@ -36,6 +36,26 @@ struct sleeper {
     static constexpr int parked = 2;   // the owner parks on `slot` (or is about to)
     std::atomic<int> flag{awake};
     ext::wait_slot slot;
+    /// The owner waits with its thread blocked although it runs on a worker (no fiber
+    /// stack to park on: the address space is full): its worker serves no mailbox
+    /// until it wakes, so no task is sent there (lending_worker in tasking/task.cpp).
+    std::atomic<bool> blocks_worker{false};
+};
+
+/// Marks `s` as blocking its worker for the scope of a wait that cannot park.
+class blocking_wait {
+public:
+    explicit blocking_wait(sleeper* s) noexcept : s_(s) {
+        if (s_) s_->blocks_worker.store(true, std::memory_order_release);
+    }
+    ~blocking_wait() {
+        if (s_) s_->blocks_worker.store(false, std::memory_order_release);
+    }
+    blocking_wait(const blocking_wait&) = delete;
+    blocking_wait& operator=(const blocking_wait&) = delete;
+
+private:
+    sleeper* s_;
 };
 
 /// Blocks while `flag` holds `value` (futex); may return spuriously.

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -203,6 +204,39 @@ std::uint64_t lending_bit(const implicit_task* it) noexcept {
     return std::uint64_t{1} << it->tid;
 }
 
+namespace {
+// A task of team `tm` that this blocked waiter can run here: one on its own deque (no
+// other worker may be awake to steal it), or a child of its running task that a worker
+// outside the team holds (held_tasks.hpp: there whatever mailbox it was sent to).
+ext::task* runnable_while_blocked(team* tm, root_ctx* rc) noexcept {
+    if (ext::task* t = ext::pop_local()) {
+        if (is_omp_task(t) && data_of(t)->root->tm == tm) {
+            t->flags |= f_bounced;
+            return t;
+        }
+        ext::push_local(t);
+    }
+    return held::take(tm, rc->current ? &rc->current->n : &rc->n);
+}
+
+// A wait that would block this thread (no fiber stack to park on: the address space is
+// full). The member must not say it lends its worker: a task sent to its mailbox would
+// never run, and the creator waiting for it would wait for ever; and its worker's loop
+// does not run while it waits. So it runs the team's tasks it can reach itself, looking
+// again every millisecond, until notified.
+void wait_without_fiber(ext::wait_slot& s, team* tm, root_ctx* rc) {
+    while (!s.notified()) {
+        if (tm && rc) {
+            if (ext::task* t = runnable_while_blocked(tm, rc)) {
+                execute(t, false, false);  // counted as a remote completion: the wait folded its counts
+                continue;
+            }
+        }
+        (void)s.wait_until(std::chrono::steady_clock::now() + std::chrono::milliseconds(1));
+    }
+}
+}  // namespace
+
 void park(ext::wait_slot& s) {
     thread_state* th = this_thread();
     implicit_task* it = th->current;
@@ -210,9 +244,18 @@ void park(ext::wait_slot& s) {
     tdata* cur = rc ? rc->current : nullptr;
     const std::uint64_t bit = lending_bit(it);
     team* tm = it->tm;
-    // Already set when this park is nested in a barrier wait (run_one): leave it.
-    const bool mine = bit && !(tm->tasks.lending.fetch_or(bit, std::memory_order_acq_rel) & bit);
-    s.wait();
+    bool mine = false;
+    if (!ext::can_park_now()) {
+        member_slot* slot = tm && it->tid >= 0 && it->tid < tm->nthreads && &tm->slots[it->tid].task == it
+                                ? &tm->slots[it->tid]
+                                : nullptr;
+        const blocking_wait marked(slot ? &slot->sleep : nullptr);
+        wait_without_fiber(s, tm, rc);
+    } else {
+        // Already set when this park is nested in a barrier wait (run_one): leave it.
+        mine = bit && !(tm->tasks.lending.fetch_or(bit, std::memory_order_acq_rel) & bit);
+        s.wait();
+    }
     if (mine) tm->tasks.lending.fetch_and(~bit, std::memory_order_acq_rel);
     // Tied contexts resume on the same worker, so `th` is still ours; restore our view,
     // which tasks run by this worker meanwhile may have changed.
@@ -369,17 +412,20 @@ implicit_task* member_here(team* tm) noexcept { return member_on(tm, ext::curren
 // The worker of a member whose context is parked (lending its worker) or that is done
 // with its share of the region, or -1.
 int lending_worker(team* tm) noexcept {
+    // A member whose wait blocks its thread serves no mailbox until it wakes.
+    auto serves = [&](int i) {
+        return tm->slots[i].worker >= 0 && !tm->slots[i].sleep.blocks_worker.load(std::memory_order_acquire);
+    };
     std::uint64_t lending = tm->tasks.lending.load(std::memory_order_acquire);
     while (lending) {
         const int i = __builtin_ctzll(lending);
         lending &= lending - 1;
-        if (i < tm->nthreads && tm->slots[i].worker >= 0) return tm->slots[i].worker;
+        if (i < tm->nthreads && serves(i)) return tm->slots[i].worker;
     }
     const int n = std::min({tm->nthreads, tm->capacity, 64});
     for (int i = 0; i < n; ++i) {
         member_slot& s = tm->slots[i];
-        if (s.worker >= 0 && std::atomic_ref(s.task.share_done).load(std::memory_order_acquire))
-            return s.worker;
+        if (serves(i) && std::atomic_ref(s.task.share_done).load(std::memory_order_acquire)) return s.worker;
     }
     return -1;
 }
