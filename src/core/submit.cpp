@@ -120,6 +120,11 @@ bool requeue_behind(core::context* c, void*) {
 }
 }  // namespace
 
+void tie_to_this_worker() noexcept {
+    core::worker* w = core::this_worker();
+    if (w && w->current) w->current->tied = static_cast<int>(w->index);
+}
+
 bool high_priority_pending() noexcept {
     core::pool* p = core::current_pool();
     return p != nullptr && p->high.maybe_nonempty();

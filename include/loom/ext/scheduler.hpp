@@ -90,6 +90,10 @@ LOOM_EXPORT void push_local(task* t) noexcept;
 LOOM_EXPORT bool run_if_on_top(task* t) noexcept;
 /// Lets other ready work run: a task re-queues itself behind the work available now.
 LOOM_EXPORT void yield() noexcept;
+/// Ties the running context to the calling worker, as running a task from a mailbox
+/// does: if it parks, it resumes on this worker. For a layer whose task, taken by this
+/// worker from a queue, must not change threads once started (OpenMP's tied tasks).
+LOOM_EXPORT void tie_to_this_worker() noexcept;
 /// Whether a wait of the calling context would park it (its worker goes on with other
 /// work meanwhile) rather than block its thread: a pool worker that has a fiber to run
 /// its loop on, or can map one now. A waiter whose wake-up is work queued on its own

@@ -477,9 +477,9 @@ int runner_for(ext::task* rec, int w) noexcept {
 }
 
 // Called by the scheduler: the task was taken from a queue (not run inline). A task
-// must resume on the worker that started it when it parks (tied), and the scheduler
-// ties a parked context only for tasks that came from a mailbox: so the first time,
-// the task goes through a mailbox: this worker's, or a member's (runner_for).
+// must resume on the worker that started it when it parks (tied): one this worker may
+// run starts here, its context tied to the worker (ext::tie_to_this_worker); one for a
+// member goes through that member's mailbox (runner_for), which ties it there.
 }  // namespace
 
 // Continuation bypass: when the task run_entry runs completes and makes a dependent
@@ -508,8 +508,17 @@ void run_entry(ext::task* rec) noexcept {
         if (w >= 0) {
             rec->flags |= f_bounced;
             const int runner = runner_for(rec, w);
-            if (runner != handed_to_member) ext::submit_to(rec, static_cast<unsigned>(runner));
-            return;
+            if (runner == handed_to_member) return;
+            if (runner != w) {
+                ext::submit_to(rec, static_cast<unsigned>(runner));
+                return;
+            }
+            // Runs here: tied to this worker now, as it would be coming from this
+            // worker's mailbox. Not through the mailbox: its owner's member context may
+            // resume from there first and then block its thread in a wait with no fiber
+            // to park on (the address space full), and the task would never run
+            // (tests/omp/resource_address_space.c beside a CPU hog); it also saves the hop.
+            ext::tie_to_this_worker();
         }
     }
     for (;;) {
