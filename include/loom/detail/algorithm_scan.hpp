@@ -72,10 +72,10 @@ inline void scan_step(T& sum, X&& x, Out&& out, Op& op) {
 
 /// Scans [first, last) into out continuing from `sum`. Exclusive: out[i] gets the sum
 /// before element i. Sums of 4- and 8-byte integers go to their vector kernel
-/// (algorithm_integer_scan.hpp). Other random-access ranges go four elements per round: the int64 loop
-/// is five instructions, and gcc 12 may place it across a 64-byte boundary, where it
-/// ran at half speed (2.85 against 5.4 us per 1e4 int64, the same instructions at
-/// another address; gcc ignores `#pragma GCC unroll` on this loop).
+/// (algorithm_integer_scan.hpp). Other random-access ranges go four elements per
+/// round: the int64 loop is five instructions, and gcc 12 may place it across a
+/// 64-byte boundary, where it ran at half speed (2.85 against 5.4 us per 1e4 int64,
+/// the same instructions at another address; gcc ignores `#pragma GCC unroll` on it).
 template <bool Inclusive, class In, class Out, class T, class Op, class Un>
 scan_end<Out, T> scan_from(In first, In last, Out out, T sum, Op& op, Un& un) {
 #if defined(__SSE2__)

@@ -106,10 +106,6 @@ struct thread_state {
     int pushed_nthreads = 0;        // __kmpc_push_num_threads, consumed by the next fork
     const std::vector<int>* pushed_list = nullptr;  // __kmpc_push_num_threads_list (> 1 entry)
     int pushed_severity = 0;        // strict num_threads: 1 warning, 2 fatal; 0 not strict
-    // Taskyields of this thread that skip their wait for a child being published, and
-    // how many the next fruitless wait makes skip (run_held_child in tasking/task.cpp).
-    std::uint32_t yield_waits_skipped = 0;
-    std::uint32_t yield_wait_backoff = 0;
     const char* pushed_message = nullptr;
     ident_t* pushed_loc = nullptr;
     int pushed_bind = -1;           // __kmpc_push_proc_bind
@@ -123,6 +119,10 @@ struct thread_state {
     static constexpr int hot_levels = 4;
     team* hot[hot_levels] = {};     // cached teams this thread forks at each level
     std::uint64_t affinity_shown = 0;  // OMP_DISPLAY_AFFINITY: last team shape shown
+    // Taskyields of this thread that skip their wait for a child being published, and
+    // how many the next fruitless wait makes skip (run_held_child, tasking/task_yield.cpp).
+    std::uint32_t yield_waits_skipped = 0;
+    std::uint32_t yield_wait_backoff = 0;
     // The context running on this thread now (saved and reset around parking, wait.cpp):
     bool in_member = false;         // a member task, submitted to this worker (tied)
     std::uintptr_t native_lo = 0;   // this OS thread's own stack [lo, hi): the slot-0

@@ -1,6 +1,6 @@
 // Explicit tasks on loom's scheduler: allocation, launch, execution, completion and
-// release, taskwait, taskyield, included tasks (if(0), final, teams of one). How team
-// waits take part is in task_hooks.cpp. The counting protocol is described in task.hpp
+// release, taskwait, included tasks (if(0), final, teams of one). taskyield is in
+// task_yield.cpp, how team waits take part in task_hooks.cpp. The counting protocol is described in task.hpp
 // and docs/omp_tasks.md.
 #include "loom/ext/trace.hpp"
 #include "tasking/task.hpp"
@@ -204,18 +204,23 @@ std::uint64_t lending_bit(const implicit_task* it) noexcept {
     return std::uint64_t{1} << it->tid;
 }
 
+ext::task* pop_team_task(const team* tm) noexcept {
+    ext::task* t = ext::pop_local();
+    if (!t) return nullptr;
+    if (is_omp_task(t) && data_of(t)->root->tm == tm) {
+        t->flags |= f_bounced;  // runs on this worker: tied here
+        return t;
+    }
+    ext::push_local(t);
+    return nullptr;
+}
+
 namespace {
 // A task of team `tm` that this blocked waiter can run here: one on its own deque (no
 // other worker may be awake to steal it), or a child of its running task that a worker
 // outside the team holds (held_tasks.hpp: there whatever mailbox it was sent to).
 ext::task* runnable_while_blocked(team* tm, root_ctx* rc) noexcept {
-    if (ext::task* t = ext::pop_local()) {
-        if (is_omp_task(t) && data_of(t)->root->tm == tm) {
-            t->flags |= f_bounced;
-            return t;
-        }
-        ext::push_local(t);
-    }
+    if (ext::task* t = pop_team_task(tm)) return t;
     return held::take(tm, rc->current ? &rc->current->n : &rc->n);
 }
 
@@ -732,78 +737,6 @@ void task_wait_observed(const void* ra, void* frame) {
         task_wait();
         LOOM_OMPT_EVENT(sync_region(ompt_sync_region_taskwait, ompt_scope_end, at));
     });
-}
-
-namespace {
-// How long a member at a taskyield with nothing queued looks for a child that a worker
-// outside the team took from its deque and has not published yet (runner_for's first
-// step: a worker woken on a loaded machine may lose its CPU between its steal and
-// that). A wait that found nothing makes the thread's next taskyields skip theirs,
-// twice as many each time up to yield_backoff_max, and one that found a child ends
-// that: a loop of `task; taskyield` whose children the other member steals took 111 ms
-// instead of 1.15 when each taskyield waited, 2.2 ms with the backoff capped at 1024
-// and counted per region.
-constexpr std::int64_t yield_grace_ns = 50000;
-constexpr std::uint32_t yield_backoff_max = 65536;
-
-std::int64_t monotonic_ns() noexcept {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
-// Nothing is queued on this worker, but a child of the running task that a worker
-// outside the team took waits for a member's scheduling point (runner_for), and this
-// taskyield is one: run it here. On libomp only the team's threads take its tasks, so
-// the yielding thread would have found it in its own deque.
-void run_held_child(const here& h) {
-    team* tm = h.rc->tm;
-    if (!tm || h.rc->standin || !h.rc->smaller_than_pool) return;  // no worker outside the team
-    node* n = current_node(h);
-    if (n->created == 0) return;  // no child of ours is out
-    ext::task* rec = held::take(tm, n);
-    if (!rec) {
-        thread_state& th = *h.th;
-        if (th.yield_waits_skipped > 0) {
-            --th.yield_waits_skipped;
-            return;
-        }
-        const std::int64_t grace_end = monotonic_ns() + yield_grace_ns;
-        for (unsigned k = 1; !(rec = held::take(tm, n)); ++k) {
-            spin_pause();
-            if (k % 16 == 0 && monotonic_ns() > grace_end) {
-                th.yield_wait_backoff = std::min(std::max(1u, 2 * th.yield_wait_backoff), yield_backoff_max);
-                th.yield_waits_skipped = th.yield_wait_backoff;
-                return;
-            }
-        }
-        th.yield_wait_backoff = 0;
-    }
-    if (ompt::on()) [[unlikely]]
-        ompt::next_switch_is_yield();
-    execute(rec, true, false);
-}
-}  // namespace
-
-void task_yield() {
-    // A scheduling point: let queued work run (this context goes behind it).
-    ext::task* t = ext::pop_local();
-    if (!t) {
-        run_held_child(current_here());
-        return;
-    }
-    if (is_omp_task(t)) {
-        here h = current_here();
-        node* n = current_node(h);
-        if (parent_node(t) == n) {
-            t->flags |= f_bounced;
-            if (ompt::on()) [[unlikely]]
-                ompt::next_switch_is_yield();
-            execute(t, true, false);
-            return;
-        }
-    }
-    ext::push_local(t);
 }
 
 }  // namespace loom::omp::tasking

@@ -377,6 +377,9 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept;
 /// The bit of team member `it` in task_team::lending while its context parks here, or
 /// 0: only a member on its own worker (and one of the first 64) lends it.
 std::uint64_t lending_bit(const implicit_task* it) noexcept;
+/// The task on top of this worker's deque if it belongs to team `tm` (marked as run
+/// here: tied to this worker); else null, the deque as it was.
+ext::task* pop_team_task(const team* tm) noexcept;
 
 }  // namespace tasking
 }  // namespace loom::omp

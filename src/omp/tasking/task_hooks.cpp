@@ -72,14 +72,9 @@ void drain(implicit_task* it, bool region_end) {
 bool run_one(implicit_task* it) {
     team* t = it->tm;
     if (!t) return false;
-    ext::task* task = ext::pop_local();
-    if (task) {
-        if (is_omp_task(task) && data_of(task)->root->tm == t) {
-            task->flags |= f_bounced;
-            execute(task, false, false);
-            return true;
-        }
-        ext::push_local(task);
+    if (ext::task* task = pop_team_task(t)) {
+        execute(task, false, false);
+        return true;
     }
     if (t->tasks.busy.load(std::memory_order_acquire) == 0) return false;
     // The wake-up below is a task on this worker: a wait that blocked the thread (no
