@@ -9,7 +9,9 @@
 #      loom's libomp.so, against the list of known failures
 #   2c. GCC's libgomp C tests (Debian's gcc-12 source package) built by gcc, on GNU
 #      libgomp and on loom's libgomp.so.1, against the list of known loom failures
-#   3. the `tsan` preset: build, then the tests labelled `core` under ThreadSanitizer
+#   3. the `tsan` preset: build, then the tests labelled `core` under ThreadSanitizer,
+#      then the OpenMP test programs' loom runs (labels omp-loom, omp-loom-gomp) on the
+#      TSan-built runtime (tests/omp/README.md: what `no-tsan` leaves out and why)
 # Prints a summary and exits non-zero if any step failed.
 #
 # Options (for local use; CI passes none):
@@ -178,6 +180,7 @@ fi
 if ((skip_tsan)); then
   skip_step tsan-build "--skip-tsan"
   skip_step tsan-ctest "--skip-tsan"
+  skip_step tsan-omp "--skip-tsan"
 elif run_step tsan-configure cmake --preset tsan &&
      run_step tsan-build cmake --build --preset tsan; then
   run_step tsan-ctest "${tsan_wrap[@]}" ctest --preset tsan -L '^core$' -j "$jobs"
@@ -187,9 +190,17 @@ elif run_step tsan-configure cmake --preset tsan &&
   else
     note "$n tests labelled core${tsan_wrap[*]:+, ASLR off}"
   fi
+  run_step tsan-omp "${tsan_wrap[@]}" ctest --preset tsan -L '^omp-loom(-gomp)?$' -j "$jobs"
+  count_ctest "$logdir/tsan-omp.log"
+  if ((n == 0)); then
+    [[ "${results[-1]}" == PASS ]] && warn_last "no test labelled omp-loom"
+  else
+    note "$n OpenMP programs' loom runs${tsan_wrap[*]:+, ASLR off}"
+  fi
 else
   [[ -n "${ok[tsan-configure]:-}" ]] || skip_step tsan-build "configure failed"
   skip_step tsan-ctest "build failed"
+  skip_step tsan-omp "build failed"
 fi
 
 # ---- summary -------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 // Before, the main thread was bound to place 0 by default: omp_get_num_procs() then
 // returned 1 on 2 CPUs, `nproc` in a child printed 1, and a fork child got a team of 1.
 // loom-test: timeout 60
+// loom-test: no-tsan forks a multi-threaded process, which TSan does not support
 #define _GNU_SOURCE
 #include <omp.h>
 #include <pthread.h>

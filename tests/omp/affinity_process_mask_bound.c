@@ -8,6 +8,7 @@
 // affinity_process_mask_pinned.c runs the same under the scheduler's own pinning.
 // loom-test: env OMP_PLACES=threads OMP_PROC_BIND=close
 // loom-test: timeout 120
+// loom-test: no-tsan forks a multi-threaded process, which TSan does not support
 #define _GNU_SOURCE
 #include <omp.h>
 #include <sched.h>

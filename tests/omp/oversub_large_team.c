@@ -6,6 +6,7 @@
 // tasks got a sliver of a CPU: about one run in ten stalled for 8-30 s, one spun past
 // 90 s. The time limit is the hang guard; the program checks every task ran once.
 // loom-test: timeout 40
+// loom-test: no-tsan 300 and 1000 workers stealing: TSan serialises their fences (one lock per atomic word), > 200 s
 #include <omp.h>
 #include <stdio.h>
 

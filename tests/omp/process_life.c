@@ -1,6 +1,7 @@
 // fork() after parallel regions: the child's first region works; omp_pause_resource
 // releases the workers and the next region brings them back.
 // loom-test: threads 2
+// loom-test: no-tsan forks a multi-threaded process, which TSan does not support
 #include <omp.h>
 #include <stdio.h>
 #include <sys/wait.h>

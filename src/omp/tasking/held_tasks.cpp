@@ -1,7 +1,8 @@
 // The table of held tasks (held_tasks.hpp). An entry's `task` goes from null to
 // `claiming` (a holder owns the entry), to the record once `team` and `parent` are
 // written, then back to null (its owner withdrew it) or to `taken` (a member, or the
-// token, took it: the owner frees the entry when it sees that). The owner is the holder,
+// token, took it: the owner frees the entry when it sees that). A holder that reads the
+// task's team turns the record back into `claiming` for that moment (hide/show). The owner is the holder,
 // or the token once the holder sent one; only the owner frees an entry, so a record
 // seen there is never one of a later publication of the same entry.
 #include "tasking/held_tasks.hpp"
@@ -85,8 +86,16 @@ publication::~publication() {
     if (entry_ >= 0 && g_entries[entry_].task.load(std::memory_order_acquire) == taken_mark) free_entry(entry_);
 }
 
-bool publication::taken() const noexcept {
-    return entry_ >= 0 && g_entries[entry_].task.load(std::memory_order_acquire) == taken_mark;
+// Hidden, the entry reads `claiming` as while it is being published: takers skip it.
+bool publication::hide() noexcept {
+    if (entry_ < 0) return true;
+    void* expected = rec_;
+    return g_entries[entry_].task.compare_exchange_strong(expected, claiming, std::memory_order_acq_rel,
+                                                          std::memory_order_acquire);
+}
+
+void publication::show() noexcept {
+    if (entry_ >= 0) g_entries[entry_].task.store(rec_, std::memory_order_release);
 }
 
 bool publication::withdraw() noexcept {

@@ -27,8 +27,12 @@ public:
     publication(const publication&) = delete;
     publication& operator=(const publication&) = delete;
 
-    /// Whether a member took the task (it is no longer ours).
-    [[nodiscard]] bool taken() const noexcept;
+    /// Hides the task from takers, so that it stays ours while the holder reads its
+    /// team (a member that takes it may end the region, and the team go): false if a
+    /// member took it first. An unpublished task is always ours.
+    [[nodiscard]] bool hide() noexcept;
+    /// Publishes the hidden task again.
+    void show() noexcept;
     /// Takes the task back to run or submit it here: false if a member took it first.
     [[nodiscard]] bool withdraw() noexcept;
     /// Sends the task on to `worker`'s mailbox as a token, the task staying published

@@ -96,8 +96,7 @@ inline node* release_target(ext::task* rec) noexcept {
 }
 
 void free_record(ext::task* rec) noexcept {
-    if (rec->flags & f_extra) {
-        auto* x = static_cast<extra*>(data_of(rec)->slot);
+    if (extra* x = extra_of(rec)) {
         if (x->dn) deps::drop_node(x->dn);
         if (x->deps) deps::free_hash(x->deps);
         delete x->icvs;  // null unless the body ended abnormally
@@ -146,8 +145,7 @@ void release_chain(ext::task* rec) noexcept {
 }
 
 inline void end_icv_scope(ext::task* rec) noexcept {
-    if (__builtin_expect((rec->flags & f_extra) != 0, 0)) {
-        extra* x = static_cast<extra*>(data_of(rec)->slot);
+    if (extra* x = extra_of(rec); __builtin_expect(x != nullptr, 0)) {
         if (x->icvs) restore_icvs(x);
     }
 }
@@ -164,13 +162,15 @@ struct standin {
 bool is_omp_task(ext::task* t) noexcept { return t->run == &run_entry; }
 
 extra* ensure_extra(ext::task* rec) {
-    if (rec->flags & f_extra) return static_cast<extra*>(data_of(rec)->slot);
+    if (extra* x = extra_of(rec)) return x;
     ext::task* raw = new_record();
-    static_assert(sizeof(extra) <= sizeof(ext::task));
+    static_assert(sizeof(extra) <= sizeof(ext::task) && alignof(extra) > slot_extra);
     auto* x = ::new (static_cast<void*>(raw)) extra;
-    x->rel = static_cast<tgroup*>(data_of(rec)->slot);
-    data_of(rec)->slot = x;
-    rec->flags |= f_extra;
+    x->rel = static_cast<tgroup*>(data_of(rec)->slot);  // untagged: no block yet
+    // Release: a child reading the slot on another thread finds `rel` filled in.
+    std::atomic_ref<void*>(data_of(rec)->slot)
+        .store(reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(x) | slot_extra),
+               std::memory_order_release);
     return x;
 }
 
@@ -443,40 +443,37 @@ int lending_worker(team* tm) noexcept {
 // parked (a barrier, taskwait, taskgroup): that member's worker runs its mailbox
 // before the member resumes. Until one parks (members are in their own code, which
 // under libomp would not run the task either) it holds the task; after
-// `hold_limit_s` it runs it here as a stand-in rather than stall longer.
+// `hold_limit` it runs it here as a stand-in rather than stall longer.
 //
 // The task stays published to the team's members meanwhile (held_tasks.hpp), where a
 // member at a taskyield in its parent takes it, and it is sent to a member's mailbox
-// as a token, so that it stays visible until it starts.
-constexpr double hold_limit_s = 0.1;
+// as a token, so that it stays visible until it starts. Once a member took it, the
+// team may run it, end the region and be reused or freed: the holder reads the team
+// only while the task is hidden from takers (publication::hide), i.e. still its own.
+constexpr auto hold_limit = std::chrono::milliseconds(100);
 constexpr int handed_to_member = -2;
 
 int runner_for(ext::task* rec, int w) noexcept {
     team* tm = data_of(rec)->root->tm;
     if (!tm || member_on(tm, w)) return w;
     held::publication held(tm, rec);  // first: a member at a taskyield looks for it there
-    auto send_to = [&](int runner) {
-        if (held.send_token(static_cast<unsigned>(runner))) return handed_to_member;
-        return held.withdraw() ? runner : handed_to_member;
-    };
-    int r = lending_worker(tm);
-    if (r >= 0) return send_to(r);
-    timespec start{}, now{};
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    const auto start = std::chrono::steady_clock::now();
     for (unsigned i = 0;; ++i) {
-        if (held.taken()) return handed_to_member;
+        if (!held.hide()) return handed_to_member;
+        const int r = lending_worker(tm);
+        const bool give_up = r < 0 && (i & 63) == 63 && std::chrono::steady_clock::now() - start > hold_limit &&
+                             !tm->tasks.members_only.load(std::memory_order_relaxed);
+        held.show();
+        if (r >= 0) {
+            if (held.send_token(static_cast<unsigned>(r))) return handed_to_member;
+            return held.withdraw() ? r : handed_to_member;
+        }
+        if (give_up) return held.withdraw() ? w : handed_to_member;
         if (i < 64) {
             spin_pause();
         } else {
             const timespec pause{0, 20000};
             nanosleep(&pause, nullptr);
-        }
-        if ((r = lending_worker(tm)) >= 0) return send_to(r);
-        if ((i & 63) == 0) {
-            clock_gettime(CLOCK_MONOTONIC, &now);
-            const double waited = double(now.tv_sec - start.tv_sec) + 1e-9 * double(now.tv_nsec - start.tv_nsec);
-            if (waited > hold_limit_s && !tm->tasks.members_only.load(std::memory_order_relaxed))
-                return held.withdraw() ? w : handed_to_member;
         }
     }
 }
@@ -552,8 +549,7 @@ void complete(ext::task* rec, bool owner_inline) noexcept {
     if (n.created == 0 && n.unreleased == 0 &&
         n.remote.load(std::memory_order_relaxed) == 0) {
         // No child escaped: complete and released at once.
-        if (rec->flags & f_extra) {
-            extra* x = extra_of(rec);
+        if (extra* x = extra_of(rec)) {
             if (x->deps) {
                 deps::free_hash(x->deps);
                 x->deps = nullptr;
@@ -563,8 +559,7 @@ void complete(ext::task* rec, bool owner_inline) noexcept {
         account(p, target, 1, 1, owner_inline);
         return;
     }
-    if (rec->flags & f_extra) {
-        extra* x = extra_of(rec);
+    if (extra* x = extra_of(rec)) {
         if (x->deps) {
             deps::free_hash(x->deps);
             x->deps = nullptr;

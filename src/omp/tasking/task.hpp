@@ -98,7 +98,7 @@ struct red_set;
 /// Per-task data in front of the kmp_task_t.
 struct tdata {
     node n;             // this task as a parent
-    void* slot;         // release target (tgroup*) or, with f_extra, the extra block
+    void* slot;         // release target (tgroup*) or, tagged slot_extra, the extra block
     root_ctx* root;     // the implicit-task context of the member that created the tree
 };
 static_assert(sizeof(tdata) == 40);
@@ -115,7 +115,7 @@ inline constexpr std::size_t cache_room_for(bool observed) noexcept { return obs
 // ext::task::flags bits.
 inline constexpr std::uint8_t f_tied = 1;
 inline constexpr std::uint8_t f_final = 2;       // final (its descendants are final and included)
-inline constexpr std::uint8_t f_extra = 4;       // slot holds an extra block
+// 4: free (was the extra block's flag; tdata::slot's tag says it now, see slot_bits)
 inline constexpr std::uint8_t f_dn_inline = 8;   // its dependence node lives at the end of its record
 inline constexpr std::uint8_t f_running = 16;
 inline constexpr std::uint8_t f_requeue = 32;    // untied part asked to run again
@@ -222,8 +222,22 @@ inline ext::task* record_of(kmp_task_t* kt) noexcept {
 inline ext::task* record_of(tdata* d) noexcept {
     return reinterpret_cast<ext::task*>(reinterpret_cast<char*>(d) - 32);
 }
+// tdata::slot holds the task's release target (a tgroup*, null outside taskgroups) or,
+// tagged with slot_extra, its extra block, whose `rel` then holds the target. Children
+// walk their ancestors' slots on other threads (in_cancelled_group, binding_group, the
+// gcc reduction lookup) while an ancestor's body may move its target into a new extra
+// block (ensure_extra). One word says both, written once with release after the block
+// is filled, read with acquire: a reader sees the old target or the block holding the
+// same one, never the block taken for a target (the task's flags byte said it before,
+// and its owner's f_running writes raced with those reads).
+inline constexpr std::uintptr_t slot_extra = 1;
+inline std::uintptr_t slot_bits(ext::task* rec) noexcept {
+    return reinterpret_cast<std::uintptr_t>(
+        std::atomic_ref<void*>(data_of(rec)->slot).load(std::memory_order_acquire));
+}
 inline extra* extra_of(ext::task* rec) noexcept {
-    return (rec->flags & f_extra) ? static_cast<extra*>(data_of(rec)->slot) : nullptr;
+    const std::uintptr_t w = slot_bits(rec);
+    return (w & slot_extra) ? reinterpret_cast<extra*>(w & ~slot_extra) : nullptr;
 }
 /// The extra block of `rec`, created if needed (owner only, or before submission).
 extra* ensure_extra(ext::task* rec);
@@ -235,8 +249,9 @@ inline bool parent_is_task(ext::task* rec) noexcept {
     return (reinterpret_cast<std::uintptr_t>(rec->owner) & 1) != 0;
 }
 inline tgroup* rel_group(ext::task* rec) noexcept {
-    if (rec->flags & f_extra) return static_cast<extra*>(data_of(rec)->slot)->rel;
-    return static_cast<tgroup*>(data_of(rec)->slot);
+    const std::uintptr_t w = slot_bits(rec);
+    if (w & slot_extra) return reinterpret_cast<extra*>(w & ~slot_extra)->rel;
+    return reinterpret_cast<tgroup*>(w);
 }
 
 /// A 128-byte record: a task's, or a raw block for taskgroups, extra data, dependence
