@@ -126,11 +126,25 @@ main() {
     lib_dir=$(readlink -f "$lib_dir" 2>/dev/null || echo "$lib_dir")
     [[ -e "$lib_dir/libomp.so" ]] || { log "no libomp.so in '$lib_dir' (build loom first: cmake --build --preset $preset)"; exit 1; }
     [[ -n "$header_dir" && -f "$header_dir/omp.h" ]] || { log "no omp.h found for $runtime (use --header-dir)"; exit 1; }
+    # A ThreadSanitizer-built loom (--preset tsan): the test programs are not
+    # instrumented, so each run goes through a wrapper that preloads the TSan runtime
+    # the library links (after a tool the test preloads itself), ignores the programs'
+    # own calls into libc and fails on a report (lit.site.cfg.py.in, run_wrapper).
+    tsan_so=$(ldd "$lib_dir/libomp.so" 2>/dev/null | awk '/libtsan/ {print $3; exit}')
 
     out=${out:-$repo/build/llvm-openmp-tests/$runtime}
     mkdir -p "$out"
     out=$(cd "$out" && pwd)
     rm -f "$out"/lit-*.json
+    if [[ -n "$tsan_so" ]]; then
+        log "runtime built with ThreadSanitizer: every run preloads $tsan_so"
+        printf '%s\n' '#!/bin/sh' \
+            "export LD_PRELOAD=\"$tsan_so\${LD_PRELOAD:+:\$LD_PRELOAD}\"" \
+            "export TSAN_OPTIONS=\"ignore_noninstrumented_modules=1:suppressions=$repo/tests/omp/tsan.supp\"" \
+            'exec "$@"' > "$out/run-sanitized.sh"
+        chmod +x "$out/run-sanitized.sh"
+        lit_extra=(--param "run_wrapper=$out/run-sanitized.sh" "${lit_extra[@]}")
+    fi
     python3 "$helper" configure --template "$repo/tests/omp/lit/lit.site.cfg.py.in" \
         --out "$out/lit.site.cfg.py" \
         "CC=$cc" "CXX=$cxx" "COMPILER_FEATURES=$features" "FILECHECK=$filecheck" "NOT=$notbin" \

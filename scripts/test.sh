@@ -11,7 +11,8 @@
 #      libgomp and on loom's libgomp.so.1, against the list of known loom failures
 #   3. the `tsan` preset: build, then the tests labelled `core` under ThreadSanitizer,
 #      then the OpenMP test programs' loom runs (labels omp-loom, omp-loom-gomp) on the
-#      TSan-built runtime (tests/omp/README.md: what `no-tsan` leaves out and why)
+#      TSan-built runtime (tests/omp/README.md: what `no-tsan` leaves out and why), then
+#      LLVM's OpenMP runtime tests, every folder, on it (expected-failures-loom-tsan.txt)
 # Prints a summary and exits non-zero if any step failed.
 #
 # Options (for local use; CI passes none):
@@ -181,6 +182,7 @@ if ((skip_tsan)); then
   skip_step tsan-build "--skip-tsan"
   skip_step tsan-ctest "--skip-tsan"
   skip_step tsan-omp "--skip-tsan"
+  skip_step tsan-llvm "--skip-tsan"
 elif run_step tsan-configure cmake --preset tsan &&
      run_step tsan-build cmake --build --preset tsan; then
   run_step tsan-ctest "${tsan_wrap[@]}" ctest --preset tsan -L '^core$' -j "$jobs"
@@ -197,10 +199,20 @@ elif run_step tsan-configure cmake --preset tsan &&
   else
     note "$n OpenMP programs' loom runs${tsan_wrap[*]:+, ASLR off}"
   fi
+  if ((skip_llvm)); then
+    skip_step tsan-llvm "--skip-llvm"
+  else
+    run_step tsan-llvm "${tsan_wrap[@]}" bash scripts/run-llvm-openmp-tests.sh --runtime loom \
+      --preset tsan --jobs "$jobs" --timeout 240 --out build/llvm-openmp-tests/loom-tsan \
+      --expected tests/omp/lit/expected-failures-loom-tsan.txt
+    line="$(grep -E 'known failures, [0-9]+ unexpected' "$logdir/tsan-llvm.log" | tail -n 1)"
+    [[ -n "$line" ]] && note "$(sed -E 's/^ *expectations \([^)]*\): //' <<<"$line")"
+  fi
 else
   [[ -n "${ok[tsan-configure]:-}" ]] || skip_step tsan-build "configure failed"
   skip_step tsan-ctest "build failed"
   skip_step tsan-omp "build failed"
+  skip_step tsan-llvm "build failed"
 fi
 
 # ---- summary -------------------------------------------------------------------------

@@ -51,6 +51,9 @@ struct loop_state {
 
 /// One implicit task (or the initial task of a thread). Lives in its team's member
 /// slot, in the encountering thread's frame (serialized regions) or in thread_state.
+// A worker outside the team that runs one of its explicit tasks acts as a member
+// through a stand-in record holding the member's identity (standin_identity in
+// tasking/task.cpp): a field a task needs to see there is copied in that list.
 struct implicit_task {
     team* tm = nullptr;            // null: a team of one (initial task, serialized region)
     implicit_task* parent = nullptr;  // the task that encountered the region

@@ -2,6 +2,7 @@
 // library mode, warnings, memory and affinity masks.
 #include <sched.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
@@ -44,7 +45,13 @@ LOOM_OMP_API void kmp_set_warnings_on() { set_warnings(true); }
 LOOM_OMP_API void kmp_set_warnings_off() { set_warnings(false); }
 
 LOOM_OMP_API void* kmp_malloc(std::size_t size) { return std::malloc(size); }
+// As libomp: null (errno EINVAL) for an alignment that is not a power of two, asked of
+// no allocator (a sanitizer's posix_memalign reports such a call as an error).
 LOOM_OMP_API void* kmp_aligned_malloc(std::size_t size, std::size_t align) {
+    if ((align & (align - 1)) != 0) {
+        errno = EINVAL;
+        return nullptr;
+    }
     void* p = nullptr;
     if (align < sizeof(void*)) align = sizeof(void*);
     return posix_memalign(&p, align, size) == 0 ? p : nullptr;

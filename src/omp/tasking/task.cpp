@@ -157,6 +157,33 @@ struct standin {
     root_ctx rc;
 };
 
+// The stand-in's identity: the member's (or creator's) fields that hold for the whole
+// region, one by one. The model runs on meanwhile and writes its per-region state
+// (share_done, region_ending, worksharing counters, its OMPT frame): a copy of the
+// whole record read those while they were written (ThreadSanitizer, LLVM's
+// tasking/issue-69733.c: a hidden helper standing in for a member at its join).
+// Worksharing state stays empty: no worksharing construct binds to an explicit task.
+implicit_task standin_identity(const implicit_task& model) noexcept {
+    implicit_task it;
+    it.tm = model.tm;
+    it.parent = model.parent;
+    it.tid = model.tid;
+    it.nthreads = model.nthreads;
+    it.level = model.level;
+    it.active_level = model.active_level;
+    it.team_num = model.team_num;
+    it.num_teams = model.num_teams;
+    it.in_league = model.in_league;
+    it.worker = model.worker;
+    it.target_root = model.target_root;
+    it.icv = model.icv;
+    it.ompt_task = model.ompt_task;
+    it.ompt_parallel = model.ompt_parallel;
+    it.ompt_encountering = model.ompt_encountering;
+    it.ompt_frame = model.ompt_frame;  // set as the member enters the region's code
+    return it;
+}
+
 }  // namespace
 
 bool is_omp_task(ext::task* t) noexcept { return t->run == &run_entry; }
@@ -347,7 +374,7 @@ void execute_as(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
         // context so no other context of this thread is touched.
         implicit_task* member = home->tm ? member_here(home->tm) : nullptr;
         implicit_task* model = member ? member : home->it;
-        si = ::new (si_mem) standin{*model, root_ctx{}};
+        si = ::new (si_mem) standin{standin_identity(*model), root_ctx{}};
         if constexpr (Observed) ompt::stand_in(&si->it, member);
         si->it.tasking = &si->rc;
         si->rc.it = &si->it;
