@@ -140,7 +140,7 @@ main() {
         log "runtime built with ThreadSanitizer: every run preloads $tsan_so"
         printf '%s\n' '#!/bin/sh' \
             "export LD_PRELOAD=\"$tsan_so\${LD_PRELOAD:+:\$LD_PRELOAD}\"" \
-            "export TSAN_OPTIONS=\"ignore_noninstrumented_modules=1:suppressions=$repo/tests/omp/tsan.supp\"" \
+            "export TSAN_OPTIONS=\"ignore_noninstrumented_modules=1:allocator_may_return_null=1:suppressions=$repo/tests/omp/tsan.supp\"" \
             'exec "$@"' > "$out/run-sanitized.sh"
         chmod +x "$out/run-sanitized.sh"
         lit_extra=(--param "run_wrapper=$out/run-sanitized.sh" "${lit_extra[@]}")

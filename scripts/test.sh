@@ -12,7 +12,8 @@
 #   3. the `tsan` preset: build, then the tests labelled `core` under ThreadSanitizer,
 #      then the OpenMP test programs' loom runs (labels omp-loom, omp-loom-gomp) on the
 #      TSan-built runtime (tests/omp/README.md: what `no-tsan` leaves out and why), then
-#      LLVM's OpenMP runtime tests, every folder, on it (expected-failures-loom-tsan.txt)
+#      LLVM's OpenMP runtime tests, every folder, and GCC's libgomp C tests on it (each
+#      against its expected-failures-loom-tsan.txt)
 # Prints a summary and exits non-zero if any step failed.
 #
 # Options (for local use; CI passes none):
@@ -183,6 +184,7 @@ if ((skip_tsan)); then
   skip_step tsan-ctest "--skip-tsan"
   skip_step tsan-omp "--skip-tsan"
   skip_step tsan-llvm "--skip-tsan"
+  skip_step tsan-libgomp "--skip-tsan"
 elif run_step tsan-configure cmake --preset tsan &&
      run_step tsan-build cmake --build --preset tsan; then
   run_step tsan-ctest "${tsan_wrap[@]}" ctest --preset tsan -L '^core$' -j "$jobs"
@@ -208,11 +210,21 @@ elif run_step tsan-configure cmake --preset tsan &&
     line="$(grep -E 'known failures, [0-9]+ unexpected' "$logdir/tsan-llvm.log" | tail -n 1)"
     [[ -n "$line" ]] && note "$(sed -E 's/^ *expectations \([^)]*\): //' <<<"$line")"
   fi
+  if ((skip_libgomp)); then
+    skip_step tsan-libgomp "--skip-libgomp"
+  else
+    run_step tsan-libgomp "${tsan_wrap[@]}" bash scripts/run-libgomp-tests.sh --ci --preset tsan \
+      --timeout 120 --out build/libgomp-tests/loom-tsan \
+      --expected tests/omp/libgomp/expected-failures-loom-tsan.txt
+    line="$(grep -E 'known failures, [0-9]+ unexpected' "$logdir/tsan-libgomp.log" | tail -n 1)"
+    [[ -n "$line" ]] && note "$(sed -E 's/^ *expectations \([^)]*\): //' <<<"$line")"
+  fi
 else
   [[ -n "${ok[tsan-configure]:-}" ]] || skip_step tsan-build "configure failed"
   skip_step tsan-ctest "build failed"
   skip_step tsan-omp "build failed"
   skip_step tsan-llvm "build failed"
+  skip_step tsan-libgomp "build failed"
 fi
 
 # ---- summary -------------------------------------------------------------------------

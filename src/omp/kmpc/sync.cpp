@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "abi.hpp"
+#include "loom/ext/fence.hpp"
 #include "parallel/thread.hpp"
 #include "sync/barrier.hpp"
 #include "sync/critical.hpp"
@@ -67,6 +68,6 @@ LOOM_OMP_API void __kmpc_end_critical(ident_t*, kmp_int32, kmp_critical_name* cr
 }
 
 LOOM_OMP_API void __kmpc_flush(ident_t*) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    loom::ext::full_fence();
     LOOM_OMPT_EVENT(flush(LOOM_OMPT_RA));
 }

@@ -594,8 +594,9 @@ void complete(ext::task* rec, bool owner_inline) noexcept {
     }
     account(p, p, 1, 0, owner_inline);
     n.waiter.store(wait_final, std::memory_order_relaxed);
-    const std::int64_t add = n.created + n.unreleased * r_one;
-    n.created = 0;
+    // The released count only (task.hpp, "Who may touch a node"): nobody waits for the
+    // complete count of an ended task.
+    const std::int64_t add = n.unreleased * r_one;
     n.unreleased = 0;
     std::int64_t v = n.remote.fetch_add(add, std::memory_order_acq_rel) + add;
     if (r_of(v) != 0) return;  // the last child to be released releases us
@@ -683,15 +684,23 @@ void wait_node(here h, node* n, node* owner, bool want_r) {
     (void)h;
     if (!pending()) return;
     // 2. The rest ends elsewhere: add our counts once and sleep until they are 0.
+    // Only the count waited for is raised (task.hpp, "Who may touch a node").
     ext::wait_slot s;
     n->waiter.store(reinterpret_cast<std::uintptr_t>(&s) | (want_r ? wait_r : wait_c),
                     std::memory_order_relaxed);
-    const std::int64_t add = want_r ? n->created + n->unreleased * r_one : n->created;
-    n->created = 0;
+    const std::int64_t add = want_r ? n->unreleased * r_one : n->created;
     if (want_r) n->unreleased = 0;
+    else n->created = 0;
     std::int64_t v = n->remote.fetch_add(add, std::memory_order_acq_rel) + add;
     if (want_r ? r_of(v) != 0 : c_of(v) != 0) park(s);
     n->waiter.store(0, std::memory_order_relaxed);
+    if (want_r && n->created != 0) {
+        // Every child released into this node is complete: its completions are settled,
+        // and this RMW, ours, is the one that brings the complete count back to 0 (or
+        // leaves what children released into a taskgroup have still to count).
+        n->remote.fetch_add(n->created, std::memory_order_acq_rel);
+        n->created = 0;
+    }
 }
 
 }  // namespace loom::omp::tasking

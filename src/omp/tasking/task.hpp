@@ -16,6 +16,18 @@
 // touch the atomic `remote` word (complete in the low 32 bits, released in the high
 // 32), and the owner adds its own counts there once, when it has to wait: the same
 // trick as loom::task_group.
+//
+// Who may touch a node after a count reaches 0: a child that brings a count to 0 reads
+// the node's `waiter` after its RMW, so the owner must be waiting for that very count
+// (parked until notified, or ended: wait_final), or the node may be gone by then. The
+// owner therefore raises a count only while it waits for it: the complete count in a
+// taskwait; the released count in a drain, a taskgroup's end and at its own end, where
+// the complete count is folded in only after the wait (all its children released are
+// complete; it is the owner's RMW that brings that count to 0) or not at all. Before,
+// a drain and the task's end raised both: a child that completed last while another
+// was still to be released brought the complete count to 0 and read `waiter` while the
+// releasing child could already have freed the node (ThreadSanitizer, GCC's
+// libgomp.c/sort-1.c).
 #pragma once
 
 #include <atomic>

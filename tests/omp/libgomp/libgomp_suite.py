@@ -385,7 +385,8 @@ def process(t, args, runtimes, tgt_dirs):
             res[rt + "_why"] = "libgomp.so.1 would not be loaded from " + d + ": " + tail(ldd_out, 3)
             continue
         env["LD_LIBRARY_PATH"] = d
-        rc, out, dt = run_cmd([exe], env, args.timeout, args.bin_dir)
+        run_env = dict(env, **args.sanitizer_env) if rt == "loom" else env
+        rc, out, dt = run_cmd([exe], run_env, args.timeout, args.bin_dir)
         v, why = verdict(t, rc, out)
         if t.xfail_run:
             v = "XFAIL" if v != "PASS" else "XPASS"
@@ -398,6 +399,21 @@ def process(t, args, runtimes, tgt_dirs):
                     f"# result {v} {why} ({dt:.2f} s)\n{out}")
     res["status"] = "RAN"
     return res
+
+
+def sanitizer_env(loom_dir):
+    """What a run on a ThreadSanitizer build of loom needs: the programs are not
+    instrumented, so TSan's runtime (the one the library links) is preloaded, their own
+    calls into libc are ignored, and a report fails the run (TSan's exit status 66)."""
+    if not loom_dir:
+        return {}
+    r = subprocess.run(["ldd", os.path.join(loom_dir, "libgomp.so.1")], capture_output=True, text=True)
+    m = re.search(r"libtsan\.so\S* => (\S+)", r.stdout)
+    if not m:
+        return {}
+    supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tsan.supp")
+    return {"LD_PRELOAD": m.group(1),
+            "TSAN_OPTIONS": f"ignore_noninstrumented_modules=1:allocator_may_return_null=1:suppressions={os.path.realpath(supp)}"}
 
 
 def tail(s, n):
@@ -459,6 +475,10 @@ def main():
     tests.sort(key=lambda t: t.rel)
     runtimes = ["libgomp", "loom"] if args.runtime == "both" else [args.runtime]
     dirs = {"libgomp": args.libgomp_dir, "loom": args.loom_dir}
+    args.sanitizer_env = sanitizer_env(args.loom_dir) if "loom" in runtimes else {}
+    if args.sanitizer_env:
+        print(f"loom is built with ThreadSanitizer: its runs preload {args.sanitizer_env['LD_PRELOAD']}",
+              flush=True)
     print(f"libgomp test suite: {len(tests)} tests, runtime(s) {', '.join(runtimes)}, "
           f"{args.jobs} jobs, OMP_NUM_THREADS={args.threads}, {args.timeout:.0f} s per run", flush=True)
     results = []
