@@ -89,6 +89,23 @@ count_ctest() {
   tests_skipped=$((tests_skipped + skipped))
 }
 
+# The note of a CTest step: how many tests ran, or a warning when none did.
+note_ctest() {  # LOG NONE-WARNING WHAT
+  count_ctest "$1"
+  if ((n == 0)); then
+    [[ "${results[-1]}" == PASS ]] && warn_last "$2"
+  else
+    note "$n $3"
+  fi
+}
+
+# The note of a reference-suite step (LLVM's, GCC's): its expectations line.
+note_expectations() {  # LOG
+  local line
+  line="$(grep -E 'known failures, [0-9]+ unexpected' "$1" | tail -n 1)"
+  [[ -n "$line" ]] && note "$(sed -E 's/^ *expectations \([^)]*\): //' <<<"$line")"
+}
+
 # ThreadSanitizer cannot map its shadow memory when the kernel randomizes mmap with
 # more than 28 bits (newer kernels); running without ASLR avoids that, where the
 # personality call is allowed.
@@ -115,12 +132,7 @@ fi
 if run_step configure cmake --preset default &&
    run_step build cmake --build --preset default; then
   run_step ctest ctest --preset default -j "$jobs"
-  count_ctest "$logdir/ctest.log"
-  if ((n == 0)); then
-    [[ "${results[-1]}" == PASS ]] && warn_last "no test registered"
-  else
-    note "$n tests"
-  fi
+  note_ctest "$logdir/ctest.log" "no test registered" "tests"
 
   # ---- 2. install + consumer ---------------------------------------------------------
   if run_step install cmake --install build/default --prefix "$tmp/prefix"; then
@@ -147,14 +159,12 @@ if run_step configure cmake --preset default &&
     skip_step llvm-omp-tasking "--skip-llvm"
   else
     run_step llvm-omp-suite bash scripts/run-llvm-openmp-tests.sh --runtime loom --ci
-    line="$(grep -E 'known failures, [0-9]+ unexpected' "$logdir/llvm-omp-suite.log" | tail -n 1)"
-    [[ -n "$line" ]] && note "$(sed -E 's/^ *expectations \([^)]*\): //' <<<"$line")"
+    note_expectations "$logdir/llvm-omp-suite.log"
     # The tasking folder (explicit tasks), apart: its sleeping tests run at
     # OMP_NUM_THREADS=8 and the slowest takes ~55 s on 2 cores, so 120 s per test.
     run_step llvm-omp-tasking bash scripts/run-llvm-openmp-tests.sh --runtime loom --ci \
       --suite tasking --timeout 120 --out build/llvm-openmp-tests/loom-tasking
-    line="$(grep -E 'known failures, [0-9]+ unexpected' "$logdir/llvm-omp-tasking.log" | tail -n 1)"
-    [[ -n "$line" ]] && note "$(sed -E 's/^ *expectations \([^)]*\): //' <<<"$line")"
+    note_expectations "$logdir/llvm-omp-tasking.log"
   fi
 
   # ---- 2c. GCC's libgomp C tests on loom's libgomp.so.1 --------------------------------
@@ -165,8 +175,7 @@ if run_step configure cmake --preset default &&
     skip_step libgomp-suite "--skip-libgomp"
   else
     run_step libgomp-suite bash scripts/run-libgomp-tests.sh --ci
-    line="$(grep -E 'known failures, [0-9]+ unexpected' "$logdir/libgomp-suite.log" | tail -n 1)"
-    [[ -n "$line" ]] && note "$(sed -E 's/^ *expectations \([^)]*\): //' <<<"$line")"
+    note_expectations "$logdir/libgomp-suite.log"
   fi
 else
   [[ -n "${ok[configure]:-}" ]] || skip_step build "configure failed"
@@ -188,27 +197,17 @@ if ((skip_tsan)); then
 elif run_step tsan-configure cmake --preset tsan &&
      run_step tsan-build cmake --build --preset tsan; then
   run_step tsan-ctest "${tsan_wrap[@]}" ctest --preset tsan -L '^core$' -j "$jobs"
-  count_ctest "$logdir/tsan-ctest.log"
-  if ((n == 0)); then
-    [[ "${results[-1]}" == PASS ]] && warn_last "no test labelled 'core'"
-  else
-    note "$n tests labelled core${tsan_wrap[*]:+, ASLR off}"
-  fi
+  note_ctest "$logdir/tsan-ctest.log" "no test labelled 'core'" "tests labelled core${tsan_wrap[*]:+, ASLR off}"
   run_step tsan-omp "${tsan_wrap[@]}" ctest --preset tsan -L '^omp-loom(-gomp)?$' -j "$jobs"
-  count_ctest "$logdir/tsan-omp.log"
-  if ((n == 0)); then
-    [[ "${results[-1]}" == PASS ]] && warn_last "no test labelled omp-loom"
-  else
-    note "$n OpenMP programs' loom runs${tsan_wrap[*]:+, ASLR off}"
-  fi
+  note_ctest "$logdir/tsan-omp.log" "no test labelled omp-loom" \
+    "OpenMP programs' loom runs${tsan_wrap[*]:+, ASLR off}"
   if ((skip_llvm)); then
     skip_step tsan-llvm "--skip-llvm"
   else
     run_step tsan-llvm "${tsan_wrap[@]}" bash scripts/run-llvm-openmp-tests.sh --runtime loom \
       --preset tsan --jobs "$jobs" --timeout 240 --out build/llvm-openmp-tests/loom-tsan \
       --expected tests/omp/lit/expected-failures-loom-tsan.txt
-    line="$(grep -E 'known failures, [0-9]+ unexpected' "$logdir/tsan-llvm.log" | tail -n 1)"
-    [[ -n "$line" ]] && note "$(sed -E 's/^ *expectations \([^)]*\): //' <<<"$line")"
+    note_expectations "$logdir/tsan-llvm.log"
   fi
   if ((skip_libgomp)); then
     skip_step tsan-libgomp "--skip-libgomp"
@@ -216,8 +215,7 @@ elif run_step tsan-configure cmake --preset tsan &&
     run_step tsan-libgomp "${tsan_wrap[@]}" bash scripts/run-libgomp-tests.sh --ci --preset tsan \
       --timeout 120 --out build/libgomp-tests/loom-tsan \
       --expected tests/omp/libgomp/expected-failures-loom-tsan.txt
-    line="$(grep -E 'known failures, [0-9]+ unexpected' "$logdir/tsan-libgomp.log" | tail -n 1)"
-    [[ -n "$line" ]] && note "$(sed -E 's/^ *expectations \([^)]*\): //' <<<"$line")"
+    note_expectations "$logdir/tsan-libgomp.log"
   fi
 else
   [[ -n "${ok[tsan-configure]:-}" ]] || skip_step tsan-build "configure failed"
