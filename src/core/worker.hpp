@@ -59,6 +59,9 @@ public:
     static constexpr std::uintptr_t not_listening = 0, listening = 1, rung = 2;
     alignas(64) std::atomic<std::uintptr_t> doorbell{not_listening};
     bool rescan_owed = false;  // a ring answered, its rescan not yet made (this thread only)
+    // A task handed in as exit abandoned the pool's work: never run, kept where a leak
+    // checker finds it (this thread only).
+    ext::task* abandoned_handoff = nullptr;
 
     // ---- state of the thread running as this worker (touched by that thread only)
     alignas(64) context native;       // the thread's own stack
