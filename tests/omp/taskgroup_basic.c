@@ -53,16 +53,27 @@ int main(void) {
         }
         CHECK(outer == 1);
 
-        // cancel taskgroup: tasks not started yet are skipped.
-        int ran = 0;
+        // cancel taskgroup: tasks not started yet are skipped. The creator waits until
+        // the cancelling task ran (another thread runs it from the creator's queue), so
+        // that the other tasks all come after the cancellation whatever the schedule
+        // (with the cancelling task first among 1000, a schedule running it last -- the
+        // creator's LIFO at the group's end, no thief -- would let all 1000 run).
+        int ran = 0, cancelled = 0;
 #pragma omp taskgroup
         {
-            for (int i = 0; i < 1000; ++i) {
-#pragma omp task shared(ran) firstprivate(i)
-                {
-                    if (i == 0) {
+#pragma omp task shared(cancelled)
+            {
+#pragma omp atomic write
+                cancelled = 1;
 #pragma omp cancel taskgroup
-                    }
+            }
+            for (int seen = 0; !seen;) {
+#pragma omp atomic read
+                seen = cancelled;
+            }
+            for (int i = 1; i < 1000; ++i) {
+#pragma omp task shared(ran)
+                {
                     spin(20);
 #pragma omp atomic
                     ran++;
