@@ -67,7 +67,7 @@ struct implicit_task {
     bool holds_claim = false;      // owns the claim of the worker it runs on
     bool region_ending = false;    // member 0 only: its next barrier-wait end is the join
     // Done with its share of the current region: its worker runs its mailbox soon
-    // (lending_worker in task.cpp). Written by the member, read by other workers: only
+    // (lending_worker in tasking/task_runner.cpp). Written by the member, read by other workers: only
     // through std::atomic_ref (a plain bool keeps the record copyable for stand-ins).
     bool share_done = false;
     int worker = -1;

@@ -38,7 +38,7 @@ struct sleeper {
     ext::wait_slot slot;
     /// The owner waits with its thread blocked although it runs on a worker (no fiber
     /// stack to park on: the address space is full): its worker serves no mailbox
-    /// until it wakes, so no task is sent there (lending_worker in tasking/task.cpp).
+    /// until it wakes, so no task is sent there (lending_worker in tasking/task_runner.cpp).
     std::atomic<bool> blocks_worker{false};
 };
 

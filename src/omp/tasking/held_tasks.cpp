@@ -2,9 +2,9 @@
 // `claiming` (a holder owns the entry), to the record once `team` and `parent` are
 // written, then back to null (its owner withdrew it) or to `taken` (a member, or the
 // token, took it: the owner frees the entry when it sees that). A holder that reads the
-// task's team turns the record back into `claiming` for that moment (hide/show). The owner is the holder,
-// or the token once the holder sent one; only the owner frees an entry, so a record
-// seen there is never one of a later publication of the same entry.
+// task's team turns the record back into `claiming` for that moment (hide/show). The
+// owner is the holder, or the token once the holder sent one; only the owner frees an
+// entry, so a record seen there is never one of a later publication of the same entry.
 #include "tasking/held_tasks.hpp"
 
 #include <atomic>

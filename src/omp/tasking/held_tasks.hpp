@@ -1,4 +1,4 @@
-// Tasks that workers outside their team hold for a member (runner_for in task.cpp),
+// Tasks that workers outside their team hold for a member (runner_for in task_runner.cpp),
 // published where a member at a taskyield finds a child of its running task (as on
 // libomp, where only the team's threads take its tasks, so the yielding thread finds
 // its children in its own queue). Members waiting in a barrier do not look here: one

@@ -1,11 +1,10 @@
 // Explicit tasks on loom's scheduler: allocation, launch, execution, completion and
 // release, taskwait, included tasks (if(0), final, teams of one). taskyield is in
-// task_yield.cpp, how team waits take part in task_hooks.cpp. The counting protocol is described in task.hpp
-// and docs/omp_tasks.md.
+// task_yield.cpp, how team waits take part in task_hooks.cpp, which worker runs a task
+// taken from a queue in task_runner.cpp. The counting protocol is described in
+// task.hpp and docs/omp_tasks.md.
 #include "loom/ext/trace.hpp"
 #include "tasking/task.hpp"
-
-#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -17,6 +16,7 @@
 #include "tasking/dep.hpp"
 #include "tasking/held_tasks.hpp"
 #include "tasking/hidden_helper.hpp"
+#include "tasking/task_runner.hpp"
 #include "env/icv.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
@@ -296,14 +296,6 @@ void park(ext::wait_slot& s) {
     if (rc) rc->current = cur;
 }
 
-namespace {
-
-// Finds the implicit task of `tm` that the calling worker runs as a member, if any.
-implicit_task* member_here(team* tm) noexcept;
-implicit_task* member_on(team* tm, int w) noexcept;
-
-}  // namespace
-
 // `from_loop`: the scheduler's loop started us on a fresh fiber, so th->current is
 // whatever a parked context left there and is not ours to trust.
 namespace {
@@ -349,6 +341,11 @@ bool in_cancelled_group(ext::task* rec) noexcept {
 // execute() with (Observed) or without a tool's events and frames. Two copies so that
 // the one every task pays for without a tool keeps none of their tests or live values
 // (~11 instructions per task in execute alone, callgrind, fib with a task per call).
+namespace {
+// The implicit task of `tm` that the calling worker runs as a member, if any.
+implicit_task* member_here(team* tm) noexcept { return member_on(tm, ext::current_worker()); }
+}  // namespace
+
 template <bool Observed>
 void execute_as(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
     tdata* d = data_of(rec);
@@ -431,86 +428,6 @@ void execute(ext::task* rec, bool owner_inline, bool from_loop) noexcept {
         execute_as<false>(rec, owner_inline, from_loop);
 }
 
-namespace {
-
-implicit_task* member_on(team* tm, int w) noexcept {
-    for (int i = 0; i < tm->nthreads; ++i)
-        if (tm->slots[i].worker == w) return &tm->slots[i].task;
-    return nullptr;
-}
-
-implicit_task* member_here(team* tm) noexcept { return member_on(tm, ext::current_worker()); }
-
-// The worker of a member whose context is parked (lending its worker) or that is done
-// with its share of the region, or -1.
-int lending_worker(team* tm) noexcept {
-    // A member whose wait blocks its thread serves no mailbox until it wakes.
-    auto serves = [&](int i) {
-        return tm->slots[i].worker >= 0 && !tm->slots[i].sleep.blocks_worker.load(std::memory_order_acquire);
-    };
-    std::uint64_t lending = tm->tasks.lending.load(std::memory_order_acquire);
-    while (lending) {
-        const int i = __builtin_ctzll(lending);
-        lending &= lending - 1;
-        if (i < tm->nthreads && serves(i)) return tm->slots[i].worker;
-    }
-    const int n = std::min({tm->nthreads, tm->capacity, 64});
-    for (int i = 0; i < n; ++i) {
-        member_slot& s = tm->slots[i];
-        if (serves(i) && std::atomic_ref(s.task.share_done).load(std::memory_order_acquire)) return s.worker;
-    }
-    return -1;
-}
-
-// The worker that runs a task of a team which worker `w` took from the scheduler.
-// Explicit tasks are executed by the threads of their team: a worker outside the team
-// (the pool is larger than the team, or it belongs to another team) would run it under
-// the identity of a member that may be running at the same time (omp_get_thread_num,
-// per-thread slots, threadprivate). It hands the task to a member whose context is
-// parked (a barrier, taskwait, taskgroup): that member's worker runs its mailbox
-// before the member resumes. Until one parks (members are in their own code, which
-// under libomp would not run the task either) it holds the task; after
-// `hold_limit` it runs it here as a stand-in rather than stall longer.
-//
-// The task stays published to the team's members meanwhile (held_tasks.hpp), where a
-// member at a taskyield in its parent takes it, and it is sent to a member's mailbox
-// as a token, so that it stays visible until it starts. Once a member took it, the
-// team may run it, end the region and be reused or freed: the holder reads the team
-// only while the task is hidden from takers (publication::hide), i.e. still its own.
-constexpr auto hold_limit = std::chrono::milliseconds(100);
-constexpr int handed_to_member = -2;
-
-int runner_for(ext::task* rec, int w) noexcept {
-    team* tm = data_of(rec)->root->tm;
-    if (!tm || member_on(tm, w)) return w;
-    held::publication held(tm, rec);  // first: a member at a taskyield looks for it there
-    const auto start = std::chrono::steady_clock::now();
-    for (unsigned i = 0;; ++i) {
-        if (!held.hide()) return handed_to_member;
-        const int r = lending_worker(tm);
-        const bool give_up = r < 0 && (i & 63) == 63 && std::chrono::steady_clock::now() - start > hold_limit &&
-                             !tm->tasks.members_only.load(std::memory_order_relaxed);
-        held.show();
-        if (r >= 0) {
-            if (held.send_token(static_cast<unsigned>(r))) return handed_to_member;
-            return held.withdraw() ? r : handed_to_member;
-        }
-        if (give_up) return held.withdraw() ? w : handed_to_member;
-        if (i < 64) {
-            spin_pause();
-        } else {
-            const timespec pause{0, 20000};
-            nanosleep(&pause, nullptr);
-        }
-    }
-}
-
-// Called by the scheduler: the task was taken from a queue (not run inline). A task
-// must resume on the worker that started it when it parks (tied): one this worker may
-// run starts here, its context tied to the worker (ext::tie_to_this_worker); one for a
-// member goes through that member's mailbox (runner_for), which ties it there.
-}  // namespace
-
 // Continuation bypass: when the task run_entry runs completes and makes a dependent
 // task ready, that successor runs next on this thread without a queue round trip (a
 // deque push, a wake-up fence, a pop, and the mailbox hop every queued task takes
@@ -523,14 +440,12 @@ int runner_for(ext::task* rec, int w) noexcept {
 namespace {
 thread_local ext::task* t_bypass_from = nullptr;
 thread_local ext::task* t_bypass_next = nullptr;
-
-// Whether `rec` may run on worker `w` without asking anyone (runner_for can wait).
-bool runs_here(ext::task* rec, int w) noexcept {
-    team* tm = data_of(rec)->root->tm;
-    return !tm || member_on(tm, w) != nullptr;
-}
 }  // namespace
 
+// Called by the scheduler: the task was taken from a queue (not run inline). A task
+// must resume on the worker that started it when it parks (tied): one this worker may
+// run starts here, its context tied to the worker (ext::tie_to_this_worker); one for a
+// member goes through that member's mailbox (runner_for), which ties it there.
 void run_entry(ext::task* rec) noexcept {
     if (!(rec->flags & f_bounced)) {
         int w = ext::current_worker();

@@ -1,7 +1,7 @@
 // How team waits take part in explicit tasking (the hooks of wait.hpp): barriers and
 // region ends drain a member's tasks, a member waiting in a barrier runs or waits for
 // the team's tasks, and members mark their workers free ("lending") for tasks that
-// workers outside the team took (runner_for in task.cpp).
+// workers outside the team took (runner_for in task_runner.cpp).
 #include <atomic>
 #include <cstdint>
 

@@ -12,7 +12,7 @@ struct task_team {
     /// parks and its worker steals the team's tasks) instead of spinning.
     alignas(64) std::atomic<int> busy{0};
     /// Members 0..63 whose worker runs its mailbox soon: parked (taskwait, taskgroup) or
-    /// waiting in a barrier (runner_for in task.cpp sends them tasks that workers outside
+    /// waiting in a barrier (runner_for in task_runner.cpp sends them tasks that workers outside
     /// the team took; members done with their share say so in implicit_task::share_done).
     /// Each clears its bit when its wait ends; the master's join clears what is left.
     std::atomic<std::uint64_t> lending{0};
@@ -23,7 +23,7 @@ struct task_team {
     /// Set once gcc task reductions were registered in the team (gomp/taskgroup.cpp):
     /// their private copies are indexed by thread number, so a worker outside the team
     /// must never run a task of the team as a stand-in of its creator (runner_for in
-    /// task.cpp): both would write the creator's copy at once. Never cleared while the
+    /// task_runner.cpp): both would write the creator's copy at once. Never cleared while the
     /// team is cached: the team's tasks then wait for a member's scheduling point, as
     /// on libgomp.
     std::atomic<bool> members_only{false};

@@ -1,0 +1,24 @@
+// Which worker runs an explicit task that a worker took from a queue: its own when it
+// is a member of the task's team, else a member's (runner_for), which the taking worker
+// holds the task for meanwhile.
+#pragma once
+
+#include "loom/ext/task.hpp"
+#include "parallel/team.hpp"
+#include "parallel/thread.hpp"
+
+namespace loom::omp::tasking {
+
+/// The implicit task of `tm` that worker `w` runs as a member, or null.
+implicit_task* member_on(team* tm, int w) noexcept;
+/// Whether `rec` may run on worker `w` without asking anyone (runner_for can wait).
+bool runs_here(ext::task* rec, int w) noexcept;
+
+/// runner_for's answer when a member took the task or was sent it: it is no longer
+/// the caller's.
+inline constexpr int handed_to_member = -2;
+/// The worker that runs `rec`, which worker `w` took from the scheduler: `w`, another
+/// worker (the caller submits it to that worker's mailbox), or handed_to_member.
+int runner_for(ext::task* rec, int w) noexcept;
+
+}  // namespace loom::omp::tasking
