@@ -214,6 +214,11 @@ void run_member(team* t, int i, std::uint32_t epoch) {
         th->current = saved;
         const bool hot = t->hot;
         const std::uint32_t served = start_epoch(seen);
+        // Lingering from before the join on: once the master passed the join it may
+        // fork a region that wants this worker, and finding it claimed by a member not
+        // yet marked lingering, would take a smaller team instead of waiting for the
+        // claim (a 6-thread region after a nest under OMP_THREAD_LIMIT=6 got 5).
+        claims::set_lingering(static_cast<unsigned>(worker), true);
         if (t->joined.fetch_add(1, std::memory_order_seq_cst) + 1 == target)
             wake(t->slots[0].sleep);
         if (!hot || !next_start(t, s, i, worker, served, seen)) break;
