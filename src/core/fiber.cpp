@@ -65,9 +65,6 @@ fiber* fiber::create(std::size_t stack_size) noexcept {
     f->ctx.owner = f;
     f->ctx.san.stack_bottom = stack;
     f->ctx.san.stack_size = usable;
-#if defined(LOOM_SANITIZE_THREAD)
-    f->ctx.san.tsan_fiber = __tsan_create_fiber(0);
-#endif
 #if defined(LOOM_SANITIZE_ADDRESS)
     // LeakSanitizer scans thread stacks and globals, not mappings: a task parked on
     // this stack holds records only here (at exit inside a parallel region it reported
@@ -83,7 +80,7 @@ void fiber::destroy(fiber* f) noexcept {
     __lsan_unregister_root_region(f->ctx.san.stack_bottom, f->usable_);
 #endif
 #if defined(LOOM_SANITIZE_THREAD)
-    __tsan_destroy_fiber(f->ctx.san.tsan_fiber);
+    if (f->ctx.san.tsan_fiber) __tsan_destroy_fiber(f->ctx.san.tsan_fiber);
 #endif
 #if defined(LOOM_HAVE_VALGRIND_H)
     VALGRIND_STACK_DEREGISTER(f->valgrind_id_);
@@ -103,10 +100,19 @@ void fiber::restart(entry_fn entry) noexcept {
     __asan_unpoison_memory_region(ctx.san.stack_bottom, usable_);
 #endif
 #if defined(LOOM_SANITIZE_THREAD)
-    // The previous life's frames were abandoned, never returned from: TSan's shadow
-    // call stack of this fiber would keep growing with each reuse.
-    __tsan_destroy_fiber(ctx.san.tsan_fiber);
-    ctx.san.tsan_fiber = __tsan_create_fiber(0);
+    // The previous life's frames were abandoned, never returned from, so they stay on
+    // TSan's shadow call stack of this fiber: a few per life. A new TSan fiber every
+    // life would bound that at none, but a tasking program parks a million times a
+    // second, and that churn of TSan thread contexts crashed TSan's own report code
+    // (a SEGV in RestoreStack, libgomp's cancel-taskgroup-1.c). One TSan fiber serves
+    // tsan_lives_per_fiber lives: its shadow stack stays far below TSan's 64 Ki
+    // entries. Created here, not by create(): the next switch makes it current at
+    // once (TSan's trace state of a fiber destroyed without ever running is broken).
+    if (!ctx.san.tsan_fiber || ++tsan_lives_ >= tsan_lives_per_fiber) {
+        if (ctx.san.tsan_fiber) __tsan_destroy_fiber(ctx.san.tsan_fiber);
+        ctx.san.tsan_fiber = __tsan_create_fiber(0);
+        tsan_lives_ = 0;
+    }
 #endif
 }
 

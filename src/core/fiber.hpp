@@ -82,6 +82,10 @@ private:
     std::size_t usable_ = 0;
     int guard_id_ = -1;        // entry in the guard registry
     [[maybe_unused]] unsigned valgrind_id_ = 0;  // VALGRIND_STACK_REGISTER's id
+#if defined(LOOM_SANITIZE_THREAD)
+    static constexpr unsigned tsan_lives_per_fiber = 1024;
+    unsigned tsan_lives_ = 0;  // restarts since ctx.san.tsan_fiber was created
+#endif
 };
 
 /// Describes the calling thread's native stack as a context.
