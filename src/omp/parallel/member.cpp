@@ -211,7 +211,13 @@ void run_member(team* t, int i, std::uint32_t epoch) {
         // Without a tool the join is this member's arrival at the region's implicit
         // barrier: it does not wait there (the master does).
         if (t->ompt_join) [[unlikely]] observed_join_barrier(t, s, it);
-        th->current = saved;
+        // Lingering, this context runs the team's tasks as the scheduler's loop does
+        // (lend_to_team_tasks: execute and park read th->current), from the thread's own
+        // initial task. Not from `saved`: that is whatever a context parked on this
+        // worker left there (the member task starts from the loop), and that context
+        // may resume, end and free its implicit task or stand-in while this one lends;
+        // park wrote back into it when it resumed.
+        th->current = &th->initial;
         const bool hot = t->hot;
         const std::uint32_t served = start_epoch(seen);
         // Lingering from before the join on: once the master passed the join it may
@@ -223,6 +229,7 @@ void run_member(team* t, int i, std::uint32_t epoch) {
             wake(t->slots[0].sleep);
         if (!hot || !next_start(t, s, i, worker, served, seen)) break;
     }
+    th->current = saved;
     th->in_member = saved_in_member;
     claims::release(static_cast<unsigned>(worker));
     // After the release: a region waiting for lingering workers stops waiting when none
