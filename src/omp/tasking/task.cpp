@@ -286,6 +286,12 @@ void park(ext::wait_slot& s) {
     } else {
         // Already set when this park is nested in a barrier wait (run_one): leave it.
         mine = bit && !(tm->tasks.lending.fetch_or(bit, std::memory_order_acq_rel) & bit);
+        // While parked, the worker runs other contexts: present the thread to them as
+        // outside every region, as wait.cpp's park_scope does. Left at `it`, a member
+        // task started meanwhile took it for its own (run_member's `saved`), and a
+        // plain loom task calling omp_* read this context's identity, which dangles
+        // once an untied context resumes elsewhere and ends.
+        th->current = &th->initial;
         s.wait();
     }
     if (mine) tm->tasks.lending.fetch_and(~bit, std::memory_order_acq_rel);
