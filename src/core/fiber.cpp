@@ -102,8 +102,8 @@ void fiber::restart(entry_fn entry) noexcept {
 #if defined(LOOM_SANITIZE_THREAD)
     // The previous life's frames were abandoned, never returned from, so they stay on
     // TSan's shadow call stack of this fiber: a few per life. A new TSan fiber every
-    // life would bound that at none, but a tasking program parks a million times a
-    // second, and that churn of TSan thread contexts crashed TSan's own report code
+    // life would bound that at none, but a tasking program may park a million times
+    // in one run, and that churn of TSan thread contexts crashed TSan's own report code
     // (a SEGV in RestoreStack, libgomp's cancel-taskgroup-1.c). One TSan fiber serves
     // tsan_lives_per_fiber lives: its shadow stack stays far below TSan's 64 Ki
     // entries. Created here, not by create(): the next switch makes it current at

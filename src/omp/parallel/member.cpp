@@ -213,10 +213,10 @@ void run_member(team* t, int i, std::uint32_t epoch) {
         if (t->ompt_join) [[unlikely]] observed_join_barrier(t, s, it);
         // Lingering, this context runs the team's tasks as the scheduler's loop does
         // (lend_to_team_tasks: execute and park read th->current), from the thread's own
-        // initial task. Not from `saved`: that is whatever a context parked on this
-        // worker left there (the member task starts from the loop), and that context
-        // may resume, end and free its implicit task or stand-in while this one lends;
-        // park wrote back into it when it resumed.
+        // initial task. Not from `saved`: that is whatever the loop left there when this
+        // member task started (before tasking::park presented the initial task while
+        // parked, a parked context's implicit task or stand-in, which may end and be
+        // freed while this one lends; park wrote back into it when it resumed).
         th->current = &th->initial;
         const bool hot = t->hot;
         const std::uint32_t served = start_epoch(seen);
