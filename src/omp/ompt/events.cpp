@@ -7,6 +7,7 @@
 
 #include "abi.hpp"
 #include "loom/ext/scheduler.hpp"
+#include "ompt/scheduled_task.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 #include "tasking/hidden_helper.hpp"
@@ -82,6 +83,7 @@ void initial_task(thread_state* th, ompt_scope_endpoint_t endpoint) {
     implicit_task& it = th->initial;
     if (endpoint == ompt_scope_begin) f(endpoint, &it.ompt_parallel, &it.ompt_task, 1, 1, ompt_task_initial);
     else f(endpoint, nullptr, &it.ompt_task, 0, 1, ompt_task_initial);
+    set_scheduled_task(endpoint == ompt_scope_begin ? &it.ompt_task : nullptr);
 }
 
 void league_initial_task(implicit_task* it, ompt_data_t* league, ompt_scope_endpoint_t endpoint, int nteams,
@@ -94,6 +96,7 @@ void league_initial_task(implicit_task* it, ompt_data_t* league, ompt_scope_endp
           ompt_task_initial);
     else
         f(endpoint, nullptr, &it->ompt_task, 0, static_cast<unsigned>(index), ompt_task_initial);
+    set_scheduled_task(endpoint == ompt_scope_begin ? &it->ompt_task : nullptr);
 }
 
 const void* parallel_begin(implicit_task* parent, ompt_data_t* pdata, int requested, int flags) {
@@ -110,6 +113,8 @@ void parallel_end(implicit_task* parent, ompt_data_t* pdata, int flags, const vo
     (void)parent;
     if (auto f = callback<ompt_callback_parallel_end_t>(ompt_callback_parallel_end))
         f(pdata, current_task_data(), flags, ra);
+    // The encountering task goes on here (its implicit task of the region ended).
+    set_scheduled_task(current_task_data());
 }
 
 void implicit_task_begin(implicit_task* it, ompt_data_t* pdata, int n) {
@@ -118,6 +123,7 @@ void implicit_task_begin(implicit_task* it, ompt_data_t* pdata, int n) {
     if (auto f = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task))
         f(ompt_scope_begin, pdata, &it->ompt_task, static_cast<unsigned>(n), static_cast<unsigned>(it->tid),
           ompt_task_implicit);
+    set_scheduled_task(&it->ompt_task);
 }
 
 void implicit_task_end(implicit_task* it, int n) {
@@ -125,6 +131,8 @@ void implicit_task_end(implicit_task* it, int n) {
     if (auto f = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task))
         f(ompt_scope_end, nullptr, &it->ompt_task, static_cast<unsigned>(n), static_cast<unsigned>(it->tid),
           ompt_task_implicit);
+    // Not back to what ran here before it began: with fibers that may have ended since.
+    set_scheduled_task(nullptr);
 }
 
 void sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, const void* ra) {

@@ -9,6 +9,7 @@
 
 #include "loom/ext/spin.hpp"
 #include "env/icv.hpp"
+#include "ompt/scheduled_task.hpp"
 #include "parallel/thread.hpp"
 #include "tasking/task.hpp"
 
@@ -204,26 +205,20 @@ __thread bool t_yielding = false;  // set by a taskyield, for the switch it make
 
 void next_switch_is_yield() noexcept { t_yielding = true; }
 
-namespace {
-// The explicit task this thread switched to last and has not switched away from: it
-// runs here or waits here (parked in a taskwait or taskgroup, its fiber on this
-// worker). Null when none does. Set only while a tool is active.
-__thread ompt_data_t* t_running_explicit = nullptr;
-}  // namespace
-
-// The prior task of a stand-in's task_schedule events. libomp's threads run a task only
-// from inside their current task (an implicit task in a barrier, an explicit task in a
-// taskwait or taskgroup), and a tool may keep per-thread state for the task it is told
-// was running and balance it at the switch back: Archer ends, on this thread, the
-// ignore-writes scope that an implicit task's barrier began, and begins it again when
-// the task completes. So a stand-in names what this thread is in the middle of: the
-// explicit task waiting here, else the member context this worker holds parked (also
-// in its region's implicit barrier). Never the creator's context (running or waiting on
-// another thread), nor a member whose implicit task ended (the tool freed its data):
-// those stand-ins report a task with empty data, as no task.
+// The prior task of a stand-in's task_schedule events: what this thread runs in the
+// tool's view (scheduled_task.hpp), a context parked here (an explicit task in a
+// taskwait or taskgroup, a member in its barrier) or one that ran here before. libomp's
+// threads run a task only from inside their current task, and a tool may keep
+// per-thread state for the task it is told was running and balance it at the switch
+// back: Archer ends, on this thread, the ignore-writes scope that an implicit task's
+// barrier began, and begins it again when the task completes. Where the thread's view is
+// unknown (no task began here since the last implicit task here ended), the member
+// context this worker holds parked, when it is still in its share or its join; else
+// empty data, as no task: never the creator's context (running or waiting on another
+// thread), nor a member whose implicit task ended (the tool freed its data).
 void stand_in(implicit_task* si, implicit_task* member) {
-    if (t_running_explicit) {
-        si->ompt_task = *t_running_explicit;
+    if (const ompt_data_t* scheduled = scheduled_task()) {
+        si->ompt_task = *scheduled;
         return;
     }
     const bool parked_here =
@@ -242,8 +237,7 @@ ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::td
     const ompt_task_status_t status = t_yielding ? ompt_task_yield : ompt_task_switch;
     t_yielding = false;
     ompt_data_t* mine = task_data_of(d);
-    tasking::ensure_extra(tasking::record_of(d))->ompt_outer = t_running_explicit;
-    t_running_explicit = mine;
+    set_scheduled_task(mine);
     task_schedule(prior, status, mine);
     // A taskloop task's chunk, once, as it starts (an untied task may switch in again).
     tasking::extra* x = tasking::extra_of(tasking::record_of(d));
@@ -255,8 +249,8 @@ ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::td
 }
 
 ompt_data_t* task_discarded(tasking::tdata* prev, implicit_task* it, tasking::tdata* d) {
-    // Never switched in, but task_switch_out follows: it restores what this keeps.
-    tasking::ensure_extra(tasking::record_of(d))->ompt_outer = t_running_explicit;
+    // Never switched in: the thread's view stays at the prior task, which the
+    // task_switch_out that follows names.
     if (auto f = callback<ompt_callback_cancel_t>(ompt_callback_cancel))
         f(task_data_of(d), ompt_cancel_taskgroup | ompt_cancel_discarded_task, nullptr);
     return prev ? task_data_of(prev) : &it->ompt_task;
@@ -264,12 +258,10 @@ ompt_data_t* task_discarded(tasking::tdata* prev, implicit_task* it, tasking::td
 
 void task_switch_out(tasking::tdata* d, ompt_data_t* prior, bool detached) {
     ext::task* rec = tasking::record_of(d);
-    // Tasks nest on a worker's stack of fibers; one that parked and resumed elsewhere
-    // (untied) restores that worker's record, a known imprecision.
-    t_running_explicit = tasking::ensure_extra(rec)->ompt_outer;
     // Not only tasks marked u_cancel_check: an undeferred task is never launched.
     const bool cancelled = globals().cancellation && tasking::in_cancelled_group(rec);
     const ompt_task_status_t status = detached ? ompt_task_detach : cancelled ? ompt_task_cancel : ompt_task_complete;
+    set_scheduled_task(prior);
     task_schedule(task_data_of(d), status, prior);
 }
 

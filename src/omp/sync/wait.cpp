@@ -5,6 +5,8 @@
 #include <cstdint>
 
 #include "loom/ext/scheduler.hpp"
+#include "ompt/events.hpp"
+#include "ompt/scheduled_task.hpp"
 #include "parallel/thread.hpp"
 #include "sync/wait.hpp"
 
@@ -28,6 +30,11 @@ struct park_scope {
         // Tied: we are back on the same OS thread, so `th` is still ours.
         th->current = current;
         th->in_member = in_member;
+        // The worker ran other contexts meanwhile (a task of the team, which may
+        // still be parked): a tool hears that this one runs again before its next
+        // event (the end of the barrier this context waited in, say).
+        if (ompt::on()) [[unlikely]]
+            ompt::context_resumed(ompt::current_task_data(), nullptr);
     }
     park_scope(const park_scope&) = delete;
     park_scope& operator=(const park_scope&) = delete;

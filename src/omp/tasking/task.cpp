@@ -13,6 +13,7 @@
 #include <new>
 
 #include "ompt/events.hpp"
+#include "ompt/scheduled_task.hpp"
 #include "tasking/dep.hpp"
 #include "tasking/held_tasks.hpp"
 #include "tasking/hidden_helper.hpp"
@@ -277,7 +278,8 @@ void park(ext::wait_slot& s) {
     const std::uint64_t bit = lending_bit(it);
     team* tm = it->tm;
     bool mine = false;
-    if (!ext::can_park_now()) {
+    const bool parked = ext::can_park_now();
+    if (!parked) {
         member_slot* slot = tm && it->tid >= 0 && it->tid < tm->nthreads && &tm->slots[it->tid].task == it
                                 ? &tm->slots[it->tid]
                                 : nullptr;
@@ -300,6 +302,11 @@ void park(ext::wait_slot& s) {
     th = this_thread();
     th->current = it;
     if (rc) rc->current = cur;
+    // Other contexts may have run here meanwhile: tell a tool this one runs again. A
+    // stand-in's task then returns, when it ends, to what the thread ran before this.
+    if (parked && ompt::on()) [[unlikely]]
+        ompt::context_resumed(cur ? ompt::task_data_of(cur) : &it->ompt_task,
+                              cur && rc->standin ? &it->ompt_task : nullptr);
 }
 
 // `from_loop`: the scheduler's loop started us on a fresh fiber, so th->current is

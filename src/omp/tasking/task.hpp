@@ -161,7 +161,6 @@ struct extra {
     saved_icvs* icvs = nullptr; // set while the task's body changed ICVs
     ompt_data_t ompt_task{};    // OMPT: the tool's data of this task (made only with a tool)
     ompt_frame_t ompt_frame{};
-    ompt_data_t* ompt_outer = nullptr;  // OMPT: the explicit task it ran on top of (task_events.cpp)
     ompt_dispatch_chunk_t ompt_chunk{};  // OMPT: a taskloop task's chunk, reported as it starts
 };
 
