@@ -49,25 +49,27 @@ LOOM_OMP_API void GOMP_barrier() {
 LOOM_OMP_API bool GOMP_barrier_cancel() { return cancel_barrier(current_task()); }
 
 LOOM_OMP_API void GOMP_critical_start() {
-    const auto id = reinterpret_cast<std::uintptr_t>(&unnamed_critical);
-    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_critical, 0, id, LOOM_OMPT_RA));
-    critical_enter(as_slot(&unnamed_critical), sync_hint_none, "GOMP_critical_start");
-    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_critical, id, LOOM_OMPT_RA));
+    void** slot = as_slot(&unnamed_critical);
+    if (!ompt::on() && critical_try_enter_fast(slot)) [[likely]]
+        return;
+    critical_enter_reported(slot, sync_hint_none, "GOMP_critical_start", LOOM_OMPT_RA);
 }
 LOOM_OMP_API void GOMP_critical_end() {
-    critical_exit(as_slot(&unnamed_critical), "GOMP_critical_end");
-    LOOM_OMPT_EVENT(mutex_released(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(&unnamed_critical),
-                                   LOOM_OMPT_RA));
+    void** slot = as_slot(&unnamed_critical);
+    if (!ompt::on() && critical_try_exit_fast(slot)) [[likely]]
+        return;
+    critical_exit_reported(slot, "GOMP_critical_end", LOOM_OMPT_RA);
 }
 
 LOOM_OMP_API void GOMP_critical_name_start(void** pptr) {
-    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_critical, 0, reinterpret_cast<std::uintptr_t>(pptr), LOOM_OMPT_RA));
-    critical_enter(pptr, sync_hint_none, "GOMP_critical_name_start");
-    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(pptr), LOOM_OMPT_RA));
+    if (!ompt::on() && critical_try_enter_fast(pptr)) [[likely]]
+        return;
+    critical_enter_reported(pptr, sync_hint_none, "GOMP_critical_name_start", LOOM_OMPT_RA);
 }
 LOOM_OMP_API void GOMP_critical_name_end(void** pptr) {
-    critical_exit(pptr, "GOMP_critical_name_end");
-    LOOM_OMPT_EVENT(mutex_released(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(pptr), LOOM_OMPT_RA));
+    if (!ompt::on() && critical_try_exit_fast(pptr)) [[likely]]
+        return;
+    critical_exit_reported(pptr, "GOMP_critical_name_end", LOOM_OMPT_RA);
 }
 
 // critical.c: the atomic fallback of gcc (types without a lock-free form) is one global

@@ -47,24 +47,24 @@ LOOM_OMP_API kmp_int32 __kmpc_barrier_master_nowait(ident_t*, kmp_int32) {
 
 // void __kmpc_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit)
 LOOM_OMP_API void __kmpc_critical(ident_t*, kmp_int32, kmp_critical_name* crit) {
-    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_critical, 0, reinterpret_cast<std::uintptr_t>(crit), LOOM_OMPT_RA));
-    critical_enter(reinterpret_cast<void**>(crit), sync_hint_none, "__kmpc_critical");
-    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(crit), LOOM_OMPT_RA));
+    auto** slot = reinterpret_cast<void**>(crit);
+    if (!ompt::on() && critical_try_enter_fast(slot)) [[likely]]
+        return;
+    critical_enter_reported(slot, sync_hint_none, "__kmpc_critical", LOOM_OMPT_RA);
 }
 // void __kmpc_critical_with_hint(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit,
 //                                uintptr_t hint)   (clang passes the hint as intptr)
 LOOM_OMP_API void __kmpc_critical_with_hint(ident_t*, kmp_int32, kmp_critical_name* crit,
                                             std::uintptr_t hint) {
-    // libomp reads the hint as uint32_t: ignore whatever a caller leaves above bit 31.
-    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_critical, static_cast<unsigned>(hint),
-                                  reinterpret_cast<std::uintptr_t>(crit), LOOM_OMPT_RA));
-    critical_enter(reinterpret_cast<void**>(crit), hint & 0xffffffffu,
-                   "__kmpc_critical_with_hint");
-    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(crit), LOOM_OMPT_RA));
+    // libomp reads the hint as uint32_t: ignore whatever a caller leaves above bit 31
+    // (critical_enter_reported does).
+    critical_enter_reported(reinterpret_cast<void**>(crit), hint, "__kmpc_critical_with_hint", LOOM_OMPT_RA);
 }
 LOOM_OMP_API void __kmpc_end_critical(ident_t*, kmp_int32, kmp_critical_name* crit) {
-    critical_exit(reinterpret_cast<void**>(crit), "__kmpc_end_critical");
-    LOOM_OMPT_EVENT(mutex_released(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(crit), LOOM_OMPT_RA));
+    auto** slot = reinterpret_cast<void**>(crit);
+    if (!ompt::on() && critical_try_exit_fast(slot)) [[likely]]
+        return;
+    critical_exit_reported(slot, "__kmpc_end_critical", LOOM_OMPT_RA);
 }
 
 LOOM_OMP_API void __kmpc_flush(ident_t*) {

@@ -1,10 +1,11 @@
 // Critical sections: first use and the checked paths (see critical.hpp).
 #include "sync/critical.hpp"
 
+#include "ompt/events.hpp"
+#include "ompt/ompt.hpp"
 #include "sync/lock.hpp"
 #include "sync/lock_check.hpp"
 #include "sync/lock_word.hpp"
-
 
 namespace loom::omp {
 
@@ -58,6 +59,18 @@ void critical_exit_checked(void* p, const char* routine) noexcept {
     }
     if (!lock_word(c->word).unlock() && lock_checks_enabled())
         report_lock_misuse(routine, "leaving a critical section that is not entered; ignored");
+}
+
+void critical_enter_reported(void** slot, std::uintptr_t hint, const char* routine, const void* ra) noexcept {
+    const auto id = reinterpret_cast<std::uintptr_t>(slot);
+    LOOM_OMPT_EVENT(mutex_acquire(ompt_mutex_critical, static_cast<unsigned>(hint), id, ra));
+    critical_enter(slot, hint & 0xffffffffu, routine);
+    LOOM_OMPT_EVENT(mutex_acquired(ompt_mutex_critical, id, ra));
+}
+
+void critical_exit_reported(void** slot, const char* routine, const void* ra) noexcept {
+    critical_exit(slot, routine);
+    LOOM_OMPT_EVENT(mutex_released(ompt_mutex_critical, reinterpret_cast<std::uintptr_t>(slot), ra));
 }
 
 }  // namespace loom::omp

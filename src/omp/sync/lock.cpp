@@ -90,7 +90,7 @@ void simple_lock_destroy(void* lk, const char* routine) noexcept {
     w.mark_destroyed();
 }
 
-void simple_lock_set(void* lk, const char* routine) noexcept {
+void simple_lock_set_slow(void* lk, const char* routine) noexcept {
     lock_word w(word_of(lk));
     if (!lock_checks_enabled()) {
         w.lock();
@@ -109,7 +109,7 @@ void simple_lock_set(void* lk, const char* routine) noexcept {
     set_owner(lk, me);
 }
 
-void simple_lock_unset(void* lk, const char* routine) noexcept {
+void simple_lock_unset_slow(void* lk, const char* routine) noexcept {
     lock_word w(word_of(lk));
     if (lock_checks_enabled()) {
         const std::uint32_t v = w.peek();

@@ -26,6 +26,12 @@ inline bool lock_checks_enabled() noexcept {
     return s != 0;
 }
 
+/// True once checks were decided off: the inline fast paths of the lock operations
+/// ask this alone (an undecided state takes the out-of-line path, which decides).
+inline bool lock_checks_known_off() noexcept {
+    return detail::lock_checks_state.load(std::memory_order_relaxed) == 0;
+}
+
 /// Prints one line "loom: <routine>: <what>" on stderr (async-signal-safe write, no
 /// allocation). At most 20 reports per process; the 20th says that more are dropped.
 void report_lock_misuse(const char* routine, const char* what) noexcept;

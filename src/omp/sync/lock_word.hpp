@@ -96,6 +96,14 @@ public:
                                              std::memory_order_relaxed);
     }
 
+    /// The common case of lock(), inline at its callers: one CAS on a free word without
+    /// a hint. False: not taken, nothing changed (lock() does the rest).
+    [[nodiscard]] bool lock_fast() noexcept {
+        std::uint32_t w = initial(spin_class::normal);
+        return ref().compare_exchange_strong(w, w | held_state, std::memory_order_acquire,
+                                             std::memory_order_relaxed);
+    }
+
     void lock() noexcept {
         // No load first: on a contended word it would fetch the line shared and the CAS
         // then upgrade it, two line transfers. Most words are free and without a hint;
@@ -111,15 +119,26 @@ public:
         lock_slow();
     }
 
+    /// The common case of unlock(), inline at its callers: an initialised word that is
+    /// held. While the lock is held only its state bits change (a waiter sets 2; init
+    /// and destroy of a set lock are refused), so the free word is known from one load
+    /// and one exchange frees it whatever a waiter just did: one RMW that cannot fail,
+    /// as libgomp's unlock (fetch_and compiles to a CAS loop on x86, which retries
+    /// when a waiter sets state 2 in between). False: not that case, nothing changed.
+    [[nodiscard]] bool unlock_fast() noexcept {
+        const std::uint32_t w = ref().load(std::memory_order_relaxed);
+        if ((w & tag_mask) != live_tag || !held(w)) return false;
+        const std::uint32_t was = ref().exchange(w & ~state_mask, std::memory_order_release);
+        if ((was & state_mask) == waiters_state) ext::futex_wake(w_, 1);
+        // A word freed by someone else meanwhile (misuse) stays free: the exchange
+        // wrote the free word it already held.
+        return true;
+    }
+
     /// Frees the lock. Returns false (and changes nothing) if it was not held.
     bool unlock() noexcept {
         std::uint32_t w = ref().load(std::memory_order_relaxed);
         if ((w & tag_mask) == live_tag) {
-            // While the lock is held only its state bits change (a waiter sets 2; init
-            // and destroy of a set lock are refused), so the free word is known from
-            // this load and one exchange frees it whatever a waiter just did: one RMW
-            // that cannot fail, as libgomp's unlock. (fetch_and compiles to a CAS loop
-            // on x86, which retries when a waiter sets state 2 in between.)
             if (!held(w)) return false;
             w = ref().exchange(w & ~state_mask, std::memory_order_release);
             if (!held(w)) return false;  // freed by someone else meanwhile: misuse
