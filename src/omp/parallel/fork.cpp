@@ -635,23 +635,38 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     }
 }
 
-void dismiss_hot_teams(thread_state* th) {
+namespace {
+// Deletes th's idle cached teams; true if it has none left.
+bool dismiss_idle_teams(thread_state* th) {
+    bool none_left = true;
     for (team*& h : th->hot) {
+        if (h && h->busy) none_left = false;
         if (!h || h->busy) continue;
         dismiss(h);
         delete h;
         h = nullptr;
     }
+    return none_left;
+}
+}  // namespace
+
+void dismiss_hot_teams(thread_state* th) {
+    // Out of the owners first: once forget_owner returns, no pause (which dismisses
+    // the teams of every owner, below) can be at this thread's teams, nor reach this
+    // record after the thread deleted it.
     forget_owner(th);
+    dismiss_idle_teams(th);
 }
 
 void dismiss_all_hot_teams() {
-    std::vector<thread_state*> owners;
-    {
-        std::lock_guard lk(g_owners_mutex);
-        owners = g_owners;
-    }
-    for (thread_state* th : owners) dismiss_hot_teams(th);
+    // Under the lock for the whole walk: an owner that exits meanwhile waits in
+    // forget_owner and then finds its teams gone. Before, the walk ran on a copy of the
+    // list, so an exiting thread and the pause both deleted the same team (a double
+    // free in omp_pause_resource_all while other threads ended, tests/omp/
+    // pause_under_load about 1 run in 20 beside a CPU hog), or the pause read the
+    // record the thread had deleted.
+    std::lock_guard lk(g_owners_mutex);
+    std::erase_if(g_owners, [](thread_state* th) { return dismiss_idle_teams(th); });
 }
 
 void forget_hot_teams_after_fork() noexcept {

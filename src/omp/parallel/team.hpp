@@ -123,10 +123,12 @@ struct team {
     team& operator=(const team&) = delete;
 };
 
-/// Retires the lingering members of `th`'s cached teams and frees them (thread exit,
-/// pause). Only when `th` is not inside a region it forked.
+/// Retires the lingering members of `th`'s cached teams and frees them, at the exit of
+/// thread `th` (its own call). Only when `th` is not inside a region it forked.
 void dismiss_hot_teams(thread_state* th);
-/// Dismisses the cached teams of every thread that registered one (omp_pause_resource).
+/// Dismisses the idle cached teams of every thread that registered one
+/// (omp_pause_resource, with no region in flight); safe against owners that exit
+/// meanwhile.
 void dismiss_all_hot_teams();
 
 /// Initialises member `i`'s implicit task for the region now set up in `t` (member.cpp).
