@@ -50,24 +50,24 @@ LOOM_OMP_API bool GOMP_barrier_cancel() { return cancel_barrier(current_task());
 
 LOOM_OMP_API void GOMP_critical_start() {
     void** slot = as_slot(&unnamed_critical);
-    if (!ompt::on() && critical_try_enter_fast(slot)) [[likely]]
+    if (critical_try_enter_fast(slot)) [[likely]]
         return;
     critical_enter_reported(slot, sync_hint_none, "GOMP_critical_start", LOOM_OMPT_RA);
 }
 LOOM_OMP_API void GOMP_critical_end() {
     void** slot = as_slot(&unnamed_critical);
-    if (!ompt::on() && critical_try_exit_fast(slot)) [[likely]]
+    if (critical_try_exit_fast(slot)) [[likely]]
         return;
     critical_exit_reported(slot, "GOMP_critical_end", LOOM_OMPT_RA);
 }
 
 LOOM_OMP_API void GOMP_critical_name_start(void** pptr) {
-    if (!ompt::on() && critical_try_enter_fast(pptr)) [[likely]]
+    if (critical_try_enter_fast(pptr)) [[likely]]
         return;
     critical_enter_reported(pptr, sync_hint_none, "GOMP_critical_name_start", LOOM_OMPT_RA);
 }
 LOOM_OMP_API void GOMP_critical_name_end(void** pptr) {
-    if (!ompt::on() && critical_try_exit_fast(pptr)) [[likely]]
+    if (critical_try_exit_fast(pptr)) [[likely]]
         return;
     critical_exit_reported(pptr, "GOMP_critical_name_end", LOOM_OMPT_RA);
 }

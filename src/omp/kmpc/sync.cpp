@@ -48,7 +48,7 @@ LOOM_OMP_API kmp_int32 __kmpc_barrier_master_nowait(ident_t*, kmp_int32) {
 // void __kmpc_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit)
 LOOM_OMP_API void __kmpc_critical(ident_t*, kmp_int32, kmp_critical_name* crit) {
     auto** slot = reinterpret_cast<void**>(crit);
-    if (!ompt::on() && critical_try_enter_fast(slot)) [[likely]]
+    if (critical_try_enter_fast(slot)) [[likely]]
         return;
     critical_enter_reported(slot, sync_hint_none, "__kmpc_critical", LOOM_OMPT_RA);
 }
@@ -62,7 +62,7 @@ LOOM_OMP_API void __kmpc_critical_with_hint(ident_t*, kmp_int32, kmp_critical_na
 }
 LOOM_OMP_API void __kmpc_end_critical(ident_t*, kmp_int32, kmp_critical_name* crit) {
     auto** slot = reinterpret_cast<void**>(crit);
-    if (!ompt::on() && critical_try_exit_fast(slot)) [[likely]]
+    if (critical_try_exit_fast(slot)) [[likely]]
         return;
     critical_exit_reported(slot, "__kmpc_end_critical", LOOM_OMPT_RA);
 }

@@ -640,8 +640,11 @@ namespace {
 bool dismiss_idle_teams(thread_state* th) {
     bool none_left = true;
     for (team*& h : th->hot) {
-        if (h && h->busy) none_left = false;
-        if (!h || h->busy) continue;
+        if (!h) continue;
+        if (h->busy) {
+            none_left = false;
+            continue;
+        }
         dismiss(h);
         delete h;
         h = nullptr;

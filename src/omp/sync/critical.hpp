@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "ompt/ompt.hpp"
 #include "sync/lock_check.hpp"
 #include "sync/lock_word.hpp"
 
@@ -48,18 +49,20 @@ inline critical_lock* critical_lock_of(void** slot, std::uintptr_t hint) noexcep
     return install_critical_lock(slot, hint);
 }
 
-/// The entry points' fast paths, tried before anything else when no tool is active: an
+/// The entry points' fast paths, tried before anything else: no tool active, an
 /// installed lock, checks off, a free unhinted word taken by one CAS (or a held one
 /// freed by one exchange). False: nothing was done, and the entry point takes its full
 /// path (critical_enter_reported). Kept apart so that the fast path needs no call frame
 /// (saved registers for the full path cost GOMP_critical_start 22 instructions more
 /// than libgomp's, callgrind).
 inline bool critical_try_enter_fast(void** slot) noexcept {
+    if (ompt::on()) return false;
     void* p = std::atomic_ref<void*>(*slot).load(std::memory_order_acquire);
     return p != nullptr && lock_checks_known_off() &&
            lock_word(static_cast<critical_lock*>(p)->word).lock_fast();
 }
 inline bool critical_try_exit_fast(void** slot) noexcept {
+    if (ompt::on()) return false;
     void* p = std::atomic_ref<void*>(*slot).load(std::memory_order_acquire);
     return p != nullptr && lock_checks_known_off() &&
            lock_word(static_cast<critical_lock*>(p)->word).unlock_fast();

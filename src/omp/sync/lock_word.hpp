@@ -124,37 +124,37 @@ public:
     /// and destroy of a set lock are refused), so the free word is known from one load
     /// and one exchange frees it whatever a waiter just did: one RMW that cannot fail,
     /// as libgomp's unlock (fetch_and compiles to a CAS loop on x86, which retries
-    /// when a waiter sets state 2 in between). False: not that case, nothing changed.
+    /// when a waiter sets state 2 in between). False: not that case, or freed by
+    /// someone else meanwhile (release_held); nothing changed.
     [[nodiscard]] bool unlock_fast() noexcept {
         const std::uint32_t w = ref().load(std::memory_order_relaxed);
-        if ((w & tag_mask) != live_tag || !held(w)) return false;
-        const std::uint32_t was = ref().exchange(w & ~state_mask, std::memory_order_release);
-        if ((was & state_mask) == waiters_state) ext::futex_wake(w_, 1);
-        // A word freed by someone else meanwhile (misuse) stays free: the exchange
-        // wrote the free word it already held.
-        return true;
+        return (w & tag_mask) == live_tag && held(w) && release_held(w);
     }
 
     /// Frees the lock. Returns false (and changes nothing) if it was not held.
     bool unlock() noexcept {
         std::uint32_t w = ref().load(std::memory_order_relaxed);
-        if ((w & tag_mask) == live_tag) {
+        if ((w & tag_mask) == live_tag) return held(w) && release_held(w);
+        for (;;) {
             if (!held(w)) return false;
-            w = ref().exchange(w & ~state_mask, std::memory_order_release);
-            if (!held(w)) return false;  // freed by someone else meanwhile: misuse
-        } else {
-            for (;;) {
-                if (!held(w)) return false;
-                if (ref().compare_exchange_weak(w, base_of(w), std::memory_order_release,
-                                                std::memory_order_relaxed))
-                    break;
-            }
+            if (ref().compare_exchange_weak(w, base_of(w), std::memory_order_release,
+                                            std::memory_order_relaxed))
+                break;
         }
         if ((w & state_mask) == waiters_state) ext::futex_wake(w_, 1);
         return true;
     }
 
 private:
+    /// Frees an initialised word `w` read held: one exchange, then a wake-up if a
+    /// waiter may sleep. False if the exchange found it free (freed by someone else
+    /// meanwhile, a misuse): it wrote the free word the word already held.
+    bool release_held(std::uint32_t w) noexcept {
+        const std::uint32_t was = ref().exchange(w & ~state_mask, std::memory_order_release);
+        if ((was & state_mask) == waiters_state) ext::futex_wake(w_, 1);
+        return held(was);
+    }
+
     std::atomic_ref<std::uint32_t> ref() const noexcept {
         return std::atomic_ref<std::uint32_t>(*w_);
     }

@@ -305,8 +305,7 @@ void park(ext::wait_slot& s) {
     // Other contexts may have run here meanwhile: tell a tool this one runs again. A
     // stand-in's task then returns, when it ends, to what the thread ran before this.
     if (parked && ompt::on()) [[unlikely]]
-        ompt::context_resumed(cur ? ompt::task_data_of(cur) : &it->ompt_task,
-                              cur && rc->standin ? &it->ompt_task : nullptr);
+        ompt::context_resumed(ompt::current_task_data(), cur && rc->standin ? &it->ompt_task : nullptr);
 }
 
 // `from_loop`: the scheduler's loop started us on a fresh fiber, so th->current is
