@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Runs GCC's libgomp C test suite (libgomp.c and libgomp.c-c++-common of Debian's gcc-12
-# source package, fetched and cached by scripts/fetch-libgomp-tests.sh) with gcc -fopenmp
-# on GNU libgomp and/or on loom through its libgomp.so.1 name, and classifies the results.
+# Runs GCC's libgomp C and C++ test suites (libgomp.c, libgomp.c++ and
+# libgomp.c-c++-common of Debian's gcc-12 source package, fetched and cached by
+# scripts/fetch-libgomp-tests.sh) with gcc/g++ -fopenmp on GNU libgomp and/or on loom
+# through its libgomp.so.1 name, and classifies the results.
 #
 #   scripts/run-libgomp-tests.sh [--runtime loom|libgomp|both] [--jobs N] [--timeout S]
 #       [--filter REGEX] [--threads N] [--preset NAME] [--lib-dir DIR] [--out DIR]
-#       [--expected FILE] [--ci]
+#       [--expected FILE] [--languages c,c++] [--ci]
 #
 #   --runtime both     (default) every test on Debian's libgomp and on loom: a test is
 #                      "pass on both", "fail on libgomp" (reported, not counted), or
@@ -18,8 +19,11 @@
 #   --timeout S        limit of one run in seconds (default 60); a hung run is TIMEOUT
 #   --threads N        OMP_NUM_THREADS of every run unless the test sets it (default 4:
 #                      the tests assume more threads than this machine's 2 cores)
-#   --filter REGEX     only tests whose path (libgomp.c/..., libgomp.c-c++-common/...)
-#                      matches
+#   --filter REGEX     only tests whose name matches: libgomp.c/..., libgomp.c++/...,
+#                      libgomp.c-c++-common/... (its C run), c++:libgomp.c-c++-common/...
+#                      (its C++ run)
+#   --languages L      c: c.exp's tests (libgomp.c, libgomp.c-c++-common with gcc); c++:
+#                      c++.exp's (libgomp.c++, libgomp.c-c++-common with g++); default both
 #   --out DIR          results (default build/libgomp-tests/<runtime>): summary.txt,
 #                      results.json, logs/ (compile and run output of every test);
 #                      binaries go to build/libgomp-tests/bin, reused while source,
@@ -30,8 +34,8 @@
 #   --ci               the CI mode (scripts/test.sh): both runtimes, 2 jobs, 30 s per
 #                      run, at most 900 s; exit 1 on an unexpected loom failure
 #
-# Each test is built as libgomp's DejaGnu driver builds it (gcc -fopenmp, -O2 unless
-# dg-options say otherwise, dg-additional-options/-sources, -lm); dg-do, dg-require-
+# Each test is built as libgomp's DejaGnu drivers build it (gcc or g++ -x c++, -fopenmp,
+# -O2 unless dg-options say otherwise, dg-additional-options/-sources, -lm); dg-do, dg-require-
 # effective-target, dg-skip-if, dg-set-target-env-var, dg-shouldfail, dg-output and
 # dg-xfail-run-if are honoured (tests/omp/libgomp/libgomp_suite.py). Offload-only tests
 # are unsupported. Every run starts from an environment without OMP_*, GOMP_*, KMP_*,
@@ -44,7 +48,7 @@ main() {
     here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
     repo=$(cd "$here/.." && pwd)
     runtime=both jobs="" timeout="" filter="" threads=4 preset=default lib_dir="" out=""
-    expected="" ci=0 max_time=0
+    expected="" ci=0 max_time=0 languages=c,c++
     while [[ $# -gt 0 ]]; do
         case "$1" in
             --runtime) runtime=$2; shift 2 ;;
@@ -56,8 +60,9 @@ main() {
             --lib-dir) lib_dir=$2; shift 2 ;;
             --out) out=$2; shift 2 ;;
             --expected) expected=$2; shift 2 ;;
+            --languages) languages=$2; shift 2 ;;
             --ci) ci=1; shift ;;
-            -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
+            -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
             *) echo "run-libgomp-tests: unknown argument '$1' (see --help)" >&2; exit 2 ;;
         esac
     done
@@ -75,10 +80,15 @@ main() {
 
     cc=$(command -v gcc-12 || command -v gcc || true)
     [[ -n "$cc" ]] || { log "gcc not found (apt-get install gcc)"; exit 1; }
+    cxx=$(command -v g++-12 || command -v g++ || true)
+    if [[ ",$languages," == *",c++,"* && -z "$cxx" ]]; then
+        log "g++ not found (apt-get install g++)"; exit 1
+    fi
     libgomp_dir=$(dirname "$(readlink -f "$("$cc" -print-file-name=libgomp.so.1)")")
     [[ -e "$libgomp_dir/libgomp.so.1" ]] || { log "GNU libgomp.so.1 not found (apt-get install libgomp1)"; exit 1; }
 
-    args=(--runtime "$runtime" --libgomp-dir "$libgomp_dir" --cc "$cc" --jobs "$jobs"
+    args=(--runtime "$runtime" --libgomp-dir "$libgomp_dir" --cc "$cc" --cxx "${cxx:-g++}"
+          --languages "$languages" --jobs "$jobs"
           --timeout "$timeout" --threads "$threads" --expected "$expected" --max-time "$max_time")
     if [[ $runtime != libgomp ]]; then
         lib_dir=${lib_dir:-$repo/build/$preset/src/omp}

@@ -28,7 +28,7 @@ void fork(body_fn fn, void* data, unsigned num_threads, unsigned flags) {
         push_num_threads(static_cast<int>(capped));
     }
     if (const int bind = proc_bind_of(flags); bind >= 0)
-        push_proc_bind(bind);
+        push_proc_bind(bind, true);
     if (ext::tracing()) t_fork_psource = parallel_loc.psource;
     void* args[2] = {fn_arg(fn), data};
     fork_region(microtask_entry(), 2, args, true, 0, 0);

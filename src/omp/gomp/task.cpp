@@ -100,6 +100,8 @@ template <tasking::tool_state Tool>
         char* a = align_up(reinterpret_cast<char*>(b + 1), align);
         if (s.cpyfn) {
             s.cpyfn(a, s.data);
+            // The copies' destructors are in fn: a cancelled group must still run it.
+            tasking::record_of(kt)->user |= tasking::u_body_destroys;
         } else {
             std::memcpy(a, s.data, static_cast<std::size_t>(s.arg_size));
         }

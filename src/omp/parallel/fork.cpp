@@ -366,17 +366,19 @@ struct pushed_request {
     const char* message = nullptr;
     ident_t* loc = nullptr;
     int bind = -1;  // __kmpc_push_proc_bind
+    bool bind_sets_icv = false;
 };
 
 pushed_request take_pushed(thread_state* th) {
     pushed_request p{th->pushed_nthreads, th->pushed_list, th->pushed_severity,
-                     th->pushed_message, th->pushed_loc, th->pushed_bind};
+                     th->pushed_message, th->pushed_loc, th->pushed_bind, th->pushed_bind_sets_icv};
     th->pushed_nthreads = 0;
     th->pushed_list = nullptr;
     th->pushed_severity = 0;
     th->pushed_message = nullptr;
     th->pushed_loc = nullptr;
     th->pushed_bind = -1;
+    th->pushed_bind_sets_icv = false;
     return p;
 }
 
@@ -392,10 +394,14 @@ void check_strict(const pushed_request& p, int got) {
 }
 
 // ICVs of the implicit tasks of a region: inherited, then a num_threads list's entries
-// for the nested levels, and a target task's thread limit.
+// for the nested levels, a gcc proc_bind clause (push_proc_bind) and a target task's
+// thread limit.
 task_icvs child_icvs_of(const task_icvs& parent, const pushed_request& p, int thread_limit) {
     task_icvs c;
     inherit_icvs(parent, c);
+    const bool list_names_level = c.bind_pos != parent.bind_pos;
+    if (p.bind_sets_icv && p.bind > proc_bind_false && parent.bind != proc_bind_false && !list_names_level)
+        c.bind = static_cast<signed char>(p.bind);
     if (p.list) {
         c.nthreads_list = p.list;
         c.nthreads_pos = 1;
@@ -717,7 +723,11 @@ void push_strict_num_threads(ident_t* loc, int severity, const char* message) {
     th->pushed_loc = loc;
 }
 
-void push_proc_bind(int proc_bind) { this_thread()->pushed_bind = proc_bind; }
+void push_proc_bind(int proc_bind, bool sets_bind_var) {
+    thread_state* th = this_thread();
+    th->pushed_bind = proc_bind;
+    th->pushed_bind_sets_icv = sets_bind_var;
+}
 
 void begin_serialized_region() {
     thread_state* th = this_thread();

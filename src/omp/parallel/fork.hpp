@@ -38,8 +38,13 @@ void push_num_threads_list(unsigned length, const int* list);
 /// directive would, with `severity` (1 warning, 2 fatal) and `message` (null: the
 /// default text) at `loc`.
 void push_strict_num_threads(ident_t* loc, int severity, const char* message);
-/// proc_bind(kind) (abi.hpp proc_bind_* values).
-void push_proc_bind(int proc_bind);
+/// proc_bind(kind) (abi.hpp proc_bind_* values) of the next region. `sets_bind_var`: the
+/// clause also becomes the bind-var of the region's implicit tasks where OMP_PROC_BIND
+/// names no policy for their level (libgomp team.c gomp_team_start, so gcc-built code
+/// sees what it sees on libgomp); without it the clause binds the region only, as in
+/// libomp (__kmp_fork_call: "overrides proc-bind-var for this parallel region, but does
+/// not change proc-bind-var").
+void push_proc_bind(int proc_bind, bool sets_bind_var = false);
 
 // ---- serialized regions the compiled code runs itself -------------------------------
 

@@ -112,6 +112,7 @@ struct thread_state {
     const char* pushed_message = nullptr;
     ident_t* pushed_loc = nullptr;
     int pushed_bind = -1;           // __kmpc_push_proc_bind
+    bool pushed_bind_sets_icv = false;  // push_proc_bind's sets_bind_var
     int pushed_teams = 0;           // __kmpc_push_num_teams
     int pushed_teams_threads = 0;
     int pushed_teams_lb = 0;        // __kmpc_push_num_teams_51's lower bound

@@ -141,6 +141,10 @@ inline constexpr std::uint8_t u_cancel_check = 8;
 inline constexpr std::uint8_t u_prio = 16;       // priority clause (kmp_task_t::data2)
 inline constexpr std::uint8_t u_included = 32;   // a descendant of a final task: runs at once
 inline constexpr std::uint8_t u_helper = 64;     // hidden helper task: runs on a helper thread
+// Its body runs even in a cancelled taskgroup: it ends the life of objects its creation
+// began (gcc's cpyfn copy-constructs firstprivate objects into the task's block and the
+// body destroys them; libgomp task.c: copy_ctors_done exempts such a task from discard).
+inline constexpr std::uint8_t u_body_destroys = 128;
 
 /// The ICVs of the implicit task an explicit task runs on, as they were before the task
 /// first changed them (writable_icvs): put back when the task's body ends.

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Runs GCC's libgomp C test suite (libgomp.c, libgomp.c-c++-common) with gcc -fopenmp on
-GNU libgomp and/or on loom (through its libgomp.so.1 name); the engine of
-scripts/run-libgomp-tests.sh, which documents the options.
+"""Runs GCC's libgomp C and C++ test suites with gcc/g++ -fopenmp on GNU libgomp and/or
+on loom (through its libgomp.so.1 name); the engine of scripts/run-libgomp-tests.sh, which
+documents the options.
 
-Each test is compiled once, the way libgomp's DejaGnu driver (libgomp.exp, c.exp) does:
-gcc -fopenmp, `-O2` unless the file's `dg-options` replace it, plus `dg-additional-options`,
-`dg-additional-sources`, -lm. The DejaGnu directives it honours:
+The tests are those libgomp's DejaGnu drivers run: c.exp builds libgomp.c/*.c and
+libgomp.c-c++-common/*.c with gcc; c++.exp builds libgomp.c++/*.C and, once more,
+libgomp.c-c++-common/*.c with g++ -x c++ (those runs are named `c++:libgomp.c-c++-common/...`).
+Each test is compiled once, as those drivers do: -fopenmp, `-O2` unless the file's
+`dg-options` replace it, plus `dg-additional-options`, `dg-additional-sources`, -lm. The
+language is an effective target (`{ target c }`, `{ target c++ }`). The DejaGnu directives
+it honours:
   dg-do run|compile|link [{ target SEL }]   default run; compile/link: build only
   dg-options / dg-additional-options OPTS [{ target SEL }]
   dg-require-effective-target NAME          not satisfiable here -> unsupported
@@ -34,7 +38,10 @@ import sys
 import time
 
 TRIPLET = "x86_64-pc-linux-gnu"
-FOLDERS = ("libgomp.c", "libgomp.c-c++-common")
+# (folder, file suffix, language): what c.exp and c++.exp gather.
+FOLDERS = (("libgomp.c", ".c", "c"), ("libgomp.c-c++-common", ".c", "c"),
+           ("libgomp.c++", ".C", "c++"), ("libgomp.c-c++-common", ".c", "c++"))
+LANGUAGES = ("c", "c++")
 
 
 # ---- Tcl-ish parsing of `{ dg-... }` directives ------------------------------------------
@@ -128,16 +135,19 @@ def tcl_escape(c):
 class Target:
     """The effective targets of this machine, as libgomp's DejaGnu would find them."""
 
-    def __init__(self):
+    def __init__(self, lang="c"):
         try:
             cpuinfo = open("/proc/cpuinfo", encoding="utf-8").read()
         except OSError:
             cpuinfo = ""
         flags = set(re.findall(r"^flags\s*:\s*(.*)$", cpuinfo, re.M)[0].split()) if "flags" in cpuinfo else set()
-        self.true = {"c", "lp64", "lto", "tls", "tls_runtime", "tls_native", "size32plus",
+        self.true = {lang, "lp64", "lto", "tls", "tls_runtime", "tls_native", "size32plus",
                      "size20plus", "sync_int_long", "sync_long_long", "fpic", "shared",
                      "large_long_double", "vect_simd_clones", "__float128", "alias",
                      "pthread", "fopenmp", "fstack_protector", "native", "gomp"}
+        if lang == "c++":
+            # g++ 12's default dialect is gnu++17: the c++NN targets mean "at least NN".
+            self.true |= {"c++98", "c++11", "c++14", "c++17", "c++17_only", "c++17_down"}
         if "avx" in flags:
             self.true.add("avx_runtime")
         if "avx2" in flags:
@@ -193,8 +203,10 @@ class Target:
 # ---- one test ----------------------------------------------------------------------------
 
 class Test:
-    def __init__(self, suite, rel, tgt):
-        self.rel = rel
+    def __init__(self, suite, rel, tgt, lang="c"):
+        # A C++ run of a libgomp.c-c++-common file is named apart from its C run.
+        self.rel = "c++:" + rel if lang == "c++" and not rel.startswith("libgomp.c++/") else rel
+        self.lang = lang
         self.path = os.path.join(suite, rel)
         text = open(self.path, encoding="utf-8", errors="replace").read()
         self.action = "run"
@@ -331,11 +343,13 @@ def process(t, args, runtimes, tgt_dirs):
         res["status"] = "UNSUPPORTED"
         res["why"] = t.unsupported
         return res
-    name = t.rel.replace("/", "__")[:-2]
+    name = os.path.splitext(t.rel.replace("/", "__").replace(":", "__"))[0]
     exe = os.path.join(args.bin_dir, name)
     logdir = os.path.join(args.out, "logs")
     srcs = [t.path] + [os.path.join(os.path.dirname(t.path), s) for s in t.sources]
-    cmd = [args.cc] + t.flags(args.suite) + srcs
+    # c++.exp compiles every source as C++ (`-x c++`, also a C file of c-c++-common).
+    compiler = [args.cxx, "-x", "c++"] if t.lang == "c++" else [args.cc]
+    cmd = compiler + t.flags(args.suite) + srcs
     if t.action == "compile":
         cmd += ["-c", "-o", exe + ".o"]
     elif t.action in ("assemble", "preprocess"):
@@ -445,6 +459,9 @@ def main():
     ap.add_argument("--loom-dir", help="folder holding loom's libgomp.so.1")
     ap.add_argument("--libgomp-dir", required=True)
     ap.add_argument("--cc", default="gcc")
+    ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--languages", default="c,c++",
+                    help="comma-separated: c (c.exp's tests), c++ (c++.exp's tests)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--compile-timeout", type=float, default=300)
@@ -461,17 +478,25 @@ def main():
     os.makedirs(args.bin_dir, exist_ok=True)
     os.makedirs(os.path.join(args.out, "logs"), exist_ok=True)
     args.cc_version = subprocess.run([args.cc, "-dumpfullversion"], capture_output=True, text=True).stdout.strip()
-    tgt = Target()
+    languages = [l for l in args.languages.split(",") if l]
+    for l in languages:
+        if l not in LANGUAGES:
+            ap.error(f"--languages: '{l}' is not one of {', '.join(LANGUAGES)}")
+    targets = {l: Target(l) for l in languages}
     tests = []
-    for folder in FOLDERS:
+    for folder, suffix, lang in FOLDERS:
+        if lang not in targets:
+            continue
         base = os.path.join(args.suite, folder)
+        if not os.path.isdir(base):
+            ap.error(f"no {folder} in {args.suite} (fetch the suite again: scripts/fetch-libgomp-tests.sh --force)")
         for root, _, files in os.walk(base):
             for f in sorted(files):
-                if f.endswith(".c"):
-                    rel = os.path.relpath(os.path.join(root, f), args.suite)
-                    if args.filter and not re.search(args.filter, rel):
+                if f.endswith(suffix):
+                    t = Test(args.suite, os.path.relpath(os.path.join(root, f), args.suite), targets[lang], lang)
+                    if args.filter and not re.search(args.filter, t.rel):
                         continue
-                    tests.append(Test(args.suite, rel, tgt))
+                    tests.append(t)
     tests.sort(key=lambda t: t.rel)
     runtimes = ["libgomp", "loom"] if args.runtime == "both" else [args.runtime]
     dirs = {"libgomp": args.libgomp_dir, "loom": args.loom_dir}
@@ -516,7 +541,7 @@ def summarize(results, runtimes, expected, args, elapsed, skipped_time):
     comp_fail = [r for r in comp if r["status"] == "COMPILE-FAIL"]
     cerr = by(lambda r: r["status"] == "COMPILE-ERROR")
     ran = by(lambda r: r["status"] == "RAN")
-    lines = [f"libgomp C test suite (gcc {args.cc_version or '?'}) "
+    lines = [f"libgomp {'/'.join(l.upper() for l in args.languages.split(','))} test suite (gcc {args.cc_version or '?'}) "
              f"on {' and '.join(runtimes)}: {len(results)} tests in {elapsed:.0f} s"]
     lines.append(f"  unsupported {len(unsupported)} (offload-only or an effective target this machine lacks), "
                  f"build-only {len(comp)} ({len(comp) - len(comp_fail)} built as expected), "
