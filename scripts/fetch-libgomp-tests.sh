@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Fetches GCC's libgomp C and C++ test suites (libgomp/testsuite/libgomp.c, libgomp.c++
-# and libgomp.c-c++-common) from Debian's gcc-12 source package, the one that built the
-# installed libgomp1, and extracts only those three folders.
+# Fetches GCC's libgomp C, C++ and Fortran test suites (libgomp/testsuite/libgomp.c,
+# libgomp.c++, libgomp.c-c++-common and libgomp.fortran) from Debian's gcc-12 source
+# package, the one that built the installed libgomp1, and extracts only those four
+# folders (and the one OpenACC file a Fortran test includes).
 #
 #   scripts/fetch-libgomp-tests.sh [--force]
 #
 # Result: $CACHE/src/libgomp/testsuite (path printed on the last line), holding
-# libgomp.c/, libgomp.c++/ and libgomp.c-c++-common/ (and ../libgomp_g.h, which some
-# tests include).
+# libgomp.c/, libgomp.c++/, libgomp.c-c++-common/ and libgomp.fortran/ (and
+# ../libgomp_g.h and ../../include/gomp-constants.h, which some tests include).
 # $CACHE is $LOOM_CACHE_DIR/libgomp-tests, else <repo>/.cache/libgomp-tests (git-ignored).
 #
 # deb-src is usually not configured. As scripts/fetch-llvm-openmp-tests.sh does, the
@@ -16,7 +17,7 @@
 # archive address is kept in the repository and the system's apt setup is untouched.
 # Debian's gcc-12 orig tarball (~85 MB) holds the gcc sources as a tarball of its own
 # (gcc-12.2.0-dfsg.tar.xz); only that inner tarball is kept in the cache and only the
-# three test folders are taken out of it. With the download cached nothing is downloaded
+# four test folders are taken out of it. With the download cached nothing is downloaded
 # again; with the tree extracted nothing is done. --force downloads and extracts again.
 set -euo pipefail
 
@@ -44,7 +45,7 @@ main() {
     want_version=$(dpkg-query -W -f='${source:Version}' libgomp1 2>/dev/null || true)
     dest="$cache/src"
     stamp="$dest/.complete"
-    layout=3
+    layout=5
     t0=$(date +%s)
 
     if [[ $force == 0 && -f "$stamp" ]] && grep -q " layout=$layout\$" "$stamp"; then
@@ -105,20 +106,22 @@ main() {
     # ---- 2. extract only libgomp/testsuite/libgomp.c and libgomp.c-c++-common -----------
     # (libgomp/libgomp_g.h too: the GOMP_* prototypes a few tests include to call the
     # entry points by hand, found through -I libgomp as libgomp's DejaGnu driver does.)
-    log "extracting libgomp.c, libgomp.c++ and libgomp.c-c++-common from $(basename "$inner")"
+    log "extracting libgomp.c, libgomp.c++, libgomp.c-c++-common and libgomp.fortran from $(basename "$inner")"
     rm -rf "$dest.tmp"
     mkdir -p "$dest.tmp"
     tar -xf "$inner" -C "$dest.tmp" --strip-components=1 --wildcards --no-anchored \
         '*/libgomp/testsuite/libgomp.c/*' '*/libgomp/testsuite/libgomp.c++/*' \
-        '*/libgomp/testsuite/libgomp.c-c++-common/*' \
+        '*/libgomp/testsuite/libgomp.c-c++-common/*' '*/libgomp/testsuite/libgomp.fortran/*' \
+        '*/libgomp/testsuite/libgomp.oacc-fortran/pr90030.f90' '*/include/gomp-constants.h' \
         '*/libgomp/libgomp_g.h'
     [[ -d "$dest.tmp/libgomp/testsuite/libgomp.c" && -d "$dest.tmp/libgomp/testsuite/libgomp.c++" &&
-       -d "$dest.tmp/libgomp/testsuite/libgomp.c-c++-common" ]] ||
+       -d "$dest.tmp/libgomp/testsuite/libgomp.c-c++-common" &&
+       -d "$dest.tmp/libgomp/testsuite/libgomp.fortran" ]] ||
         { log "extraction found no libgomp/testsuite/libgomp.c"; exit 1; }
     rm -rf "$dest"
     mv "$dest.tmp" "$dest"
     echo "$srcpkg $version layout=$layout" > "$stamp"
-    log "ready in $(( $(date +%s) - t0 )) s: $(find "$dest/libgomp/testsuite" -name '*.c' | wc -l) C and $(find "$dest/libgomp/testsuite" -name '*.C' | wc -l) C++ sources"
+    log "ready in $(( $(date +%s) - t0 )) s: $(find "$dest/libgomp/testsuite" -name '*.c' | wc -l) C, $(find "$dest/libgomp/testsuite" -name '*.C' | wc -l) C++ and $(find "$dest/libgomp/testsuite/libgomp.fortran" -iname '*.f*' | wc -l) Fortran sources"
     echo "$dest/libgomp/testsuite"
 }
 

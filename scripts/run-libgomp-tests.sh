@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Runs GCC's libgomp C and C++ test suites (libgomp.c, libgomp.c++ and
-# libgomp.c-c++-common of Debian's gcc-12 source package, fetched and cached by
-# scripts/fetch-libgomp-tests.sh) with gcc/g++ -fopenmp on GNU libgomp and/or on loom
-# through its libgomp.so.1 name, and classifies the results.
+# Runs GCC's libgomp C, C++ and Fortran test suites (libgomp.c, libgomp.c++,
+# libgomp.c-c++-common and libgomp.fortran of Debian's gcc-12 source package, fetched and
+# cached by scripts/fetch-libgomp-tests.sh) with gcc/g++/gfortran -fopenmp on GNU libgomp
+# and/or on loom through its libgomp.so.1 name, and classifies the results.
 #
 #   scripts/run-libgomp-tests.sh [--runtime loom|libgomp|both] [--jobs N] [--timeout S]
 #       [--filter REGEX] [--threads N] [--preset NAME] [--lib-dir DIR] [--out DIR]
-#       [--expected FILE] [--languages c,c++] [--ci]
+#       [--expected FILE] [--languages c,c++,fortran] [--ci]
 #
 #   --runtime both     (default) every test on Debian's libgomp and on loom: a test is
 #                      "pass on both", "fail on libgomp" (reported, not counted), or
@@ -23,7 +23,8 @@
 #                      libgomp.c-c++-common/... (its C run), c++:libgomp.c-c++-common/...
 #                      (its C++ run)
 #   --languages L      c: c.exp's tests (libgomp.c, libgomp.c-c++-common with gcc); c++:
-#                      c++.exp's (libgomp.c++, libgomp.c-c++-common with g++); default both
+#                      c++.exp's (libgomp.c++, libgomp.c-c++-common with g++); fortran:
+#                      fortran.exp's (libgomp.fortran with gfortran); default all three
 #   --out DIR          results (default build/libgomp-tests/<runtime>): summary.txt,
 #                      results.json, logs/ (compile and run output of every test);
 #                      binaries go to build/libgomp-tests/bin, reused while source,
@@ -34,11 +35,11 @@
 #   --ci               the CI mode (scripts/test.sh): both runtimes, 2 jobs, 30 s per
 #                      run, at most 900 s; exit 1 on an unexpected loom failure
 #
-# Each test is built as libgomp's DejaGnu drivers build it (gcc or g++ -x c++, -fopenmp,
-# -O2 unless dg-options say otherwise, dg-additional-options/-sources, -lm); dg-do, dg-require-
-# effective-target, dg-skip-if, dg-set-target-env-var, dg-shouldfail, dg-output and
-# dg-xfail-run-if are honoured (tests/omp/libgomp/libgomp_suite.py). Offload-only tests
-# are unsupported. Every run starts from an environment without OMP_*, GOMP_*, KMP_*,
+# Each test is built as libgomp's DejaGnu drivers build it (gcc, g++ -x c++ or gfortran;
+# -fopenmp, -O2 unless dg-options say otherwise, dg-additional-options/-sources, -lm);
+# dg-do, dg-require-effective-target, dg-skip-if, dg-set-target-env-var, dg-shouldfail,
+# dg-output and dg-xfail-run-if are honoured (tests/omp/libgomp/libgomp_suite.py).
+# Offload-only tests are unsupported. Every run starts from an environment without OMP_*, GOMP_*, KMP_*,
 # LOOM_* variables and checks with ldd that libgomp.so.1 resolves to the runtime under
 # test. Exit status: 0 unless a loom failure is not listed (or the suite could not run).
 # Environment: LOOM_CACHE_DIR as for scripts/fetch-libgomp-tests.sh.
@@ -48,7 +49,7 @@ main() {
     here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
     repo=$(cd "$here/.." && pwd)
     runtime=both jobs="" timeout="" filter="" threads=4 preset=default lib_dir="" out=""
-    expected="" ci=0 max_time=0 languages=c,c++
+    expected="" ci=0 max_time=0 languages=c,c++,fortran
     while [[ $# -gt 0 ]]; do
         case "$1" in
             --runtime) runtime=$2; shift 2 ;;
@@ -62,7 +63,7 @@ main() {
             --expected) expected=$2; shift 2 ;;
             --languages) languages=$2; shift 2 ;;
             --ci) ci=1; shift ;;
-            -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
+            -h|--help) sed -n '2,46p' "$0"; exit 0 ;;
             *) echo "run-libgomp-tests: unknown argument '$1' (see --help)" >&2; exit 2 ;;
         esac
     done
@@ -84,10 +85,14 @@ main() {
     if [[ ",$languages," == *",c++,"* && -z "$cxx" ]]; then
         log "g++ not found (apt-get install g++)"; exit 1
     fi
+    fc=$(command -v gfortran-12 || command -v gfortran || true)
+    if [[ ",$languages," == *",fortran,"* && -z "$fc" ]]; then
+        log "gfortran not found (apt-get install gfortran-12; or --languages c,c++)"; exit 1
+    fi
     libgomp_dir=$(dirname "$(readlink -f "$("$cc" -print-file-name=libgomp.so.1)")")
     [[ -e "$libgomp_dir/libgomp.so.1" ]] || { log "GNU libgomp.so.1 not found (apt-get install libgomp1)"; exit 1; }
 
-    args=(--runtime "$runtime" --libgomp-dir "$libgomp_dir" --cc "$cc" --cxx "${cxx:-g++}"
+    args=(--runtime "$runtime" --libgomp-dir "$libgomp_dir" --cc "$cc" --cxx "${cxx:-g++}" --fc "${fc:-gfortran}"
           --languages "$languages" --jobs "$jobs"
           --timeout "$timeout" --threads "$threads" --expected "$expected" --max-time "$max_time")
     if [[ $runtime != libgomp ]]; then

@@ -7,12 +7,13 @@
 #      a separate project against it with find_package(loom) and with pkg-config
 #   2b. LLVM's OpenMP runtime tests (Debian's llvm-toolchain-19 source package) on
 #      loom's libomp.so, against the list of known failures
-#   2c. GCC's libgomp C and C++ tests (Debian's gcc-12 source package) built by gcc/g++, on GNU
-#      libgomp and on loom's libgomp.so.1, against the list of known loom failures
+#   2c. GCC's libgomp C, C++ and Fortran tests (Debian's gcc-12 source package) built by
+#      gcc/g++/gfortran, on GNU libgomp and on loom's libgomp.so.1, against the list of
+#      known loom failures
 #   3. the `tsan` preset: build, then the tests labelled `core` under ThreadSanitizer,
 #      then the OpenMP test programs' loom runs (labels omp-loom, omp-loom-gomp) on the
 #      TSan-built runtime (tests/omp/README.md: what `no-tsan` leaves out and why), then
-#      LLVM's OpenMP runtime tests, every folder, and GCC's libgomp C/C++ tests on it (each
+#      LLVM's OpenMP runtime tests, every folder, and GCC's libgomp tests on it (each
 #      against its expected-failures-loom-tsan.txt)
 # Prints a summary and exits non-zero if any step failed.
 #
@@ -167,9 +168,9 @@ if run_step configure cmake --preset default &&
     note_expectations "$logdir/llvm-omp-tasking.log"
   fi
 
-  # ---- 2c. GCC's libgomp C and C++ tests on loom's libgomp.so.1 ------------------------
-  # Debian's gcc-12 libgomp/testsuite/libgomp.c, libgomp.c++ and libgomp.c-c++-common
-  # (fetched, cached in .cache/), built by gcc/g++ -O2, run on GNU libgomp and on loom
+  # ---- 2c. GCC's libgomp C, C++ and Fortran tests on loom's libgomp.so.1 ---------------
+  # Debian's gcc-12 libgomp/testsuite/libgomp.c, libgomp.c++, libgomp.c-c++-common and
+  # libgomp.fortran (fetched, cached in .cache/), built by gcc/g++/gfortran -O2, run on GNU libgomp and on loom
   # (2 jobs, 30 s per run); fails only on a loom-only failure not in tests/omp/libgomp/expected-failures-loom.txt.
   if ((skip_libgomp)); then
     skip_step libgomp-suite "--skip-libgomp"

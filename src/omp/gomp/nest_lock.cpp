@@ -5,7 +5,8 @@
 // the owning task; its testsuite checks this in lock-1.c / lock-2.c). The OMP_1.0
 // versions (OpenMP 2.5 binaries) and clang's (libomp.so.5's, which owns nest locks by
 // thread) keep the thread as owner (sync/lock.cpp). gomp/versions.cpp points the
-// OMP_3.0 aliases here.
+// OMP_3.0 aliases here, the Fortran ones (omp_*_nest_lock_@OMP_3.0, which libgomp's
+// fortran.c maps onto the 3.0 routines; libgomp.fortran/lock-1.f90, lock-2.f90) too.
 #include <cstdint>
 
 #include "loom/ext/export.hpp"
@@ -50,5 +51,11 @@ int loom_gomp30_omp_test_nest_lock(void* lk) {
         return loom::omp::ompt::nest_lock_test_traced(lk, "omp_test_nest_lock", task_owner_id(), LOOM_OMPT_RA);
     return loom::omp::nest_lock_test(lk, "omp_test_nest_lock", task_owner_id());
 }
+
+// Fortran: the lock variable (integer(omp_nest_lock_kind), 8 bytes) holds loom's nest
+// lock word itself, as the C object's first 8 bytes do (sync/lock.hpp).
+void loom_gomp30_omp_set_nest_lock_(void* lk) { loom_gomp30_omp_set_nest_lock(lk); }
+void loom_gomp30_omp_unset_nest_lock_(void* lk) { loom_gomp30_omp_unset_nest_lock(lk); }
+std::int32_t loom_gomp30_omp_test_nest_lock_(void* lk) { return loom_gomp30_omp_test_nest_lock(lk); }
 
 }  // extern "C"

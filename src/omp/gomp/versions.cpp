@@ -154,18 +154,18 @@ LOOM_GCC_VERSION(omp_set_max_active_levels, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_max_active_levels_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_max_active_levels_8_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION_OF(omp_set_nest_lock, loom_gomp30_omp_set_nest_lock, "OMP_3.0", OMP_3_0)  // task-owned: gomp/nest_lock.cpp
-LOOM_GCC_VERSION(omp_set_nest_lock_, "OMP_3.0", OMP_3_0)
+LOOM_GCC_VERSION_OF(omp_set_nest_lock_, loom_gomp30_omp_set_nest_lock_, "OMP_3.0", OMP_3_0)  // task-owned
 LOOM_GCC_VERSION(omp_set_schedule, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_schedule_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_set_schedule_8_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION_DIRECT(omp_test_lock, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_test_lock_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION_OF(omp_test_nest_lock, loom_gomp30_omp_test_nest_lock, "OMP_3.0", OMP_3_0)  // task-owned: gomp/nest_lock.cpp
-LOOM_GCC_VERSION(omp_test_nest_lock_, "OMP_3.0", OMP_3_0)
+LOOM_GCC_VERSION_OF(omp_test_nest_lock_, loom_gomp30_omp_test_nest_lock_, "OMP_3.0", OMP_3_0)  // task-owned
 LOOM_GCC_VERSION_DIRECT(omp_unset_lock, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION(omp_unset_lock_, "OMP_3.0", OMP_3_0)
 LOOM_GCC_VERSION_OF(omp_unset_nest_lock, loom_gomp30_omp_unset_nest_lock, "OMP_3.0", OMP_3_0)  // task-owned: gomp/nest_lock.cpp
-LOOM_GCC_VERSION(omp_unset_nest_lock_, "OMP_3.0", OMP_3_0)
+LOOM_GCC_VERSION_OF(omp_unset_nest_lock_, loom_gomp30_omp_unset_nest_lock_, "OMP_3.0", OMP_3_0)  // task-owned
 LOOM_GCC_VERSION(omp_in_final, "OMP_3.1", OMP_3_1)
 LOOM_GCC_VERSION(omp_in_final_, "OMP_3.1", OMP_3_1)
 LOOM_GCC_VERSION(omp_get_cancellation, "OMP_4.0", OMP_4_0)

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Runs GCC's libgomp C and C++ test suites with gcc/g++ -fopenmp on GNU libgomp and/or
-on loom (through its libgomp.so.1 name); the engine of scripts/run-libgomp-tests.sh, which
-documents the options.
+"""Runs GCC's libgomp C, C++ and Fortran test suites with gcc/g++/gfortran -fopenmp on GNU
+libgomp and/or on loom (through its libgomp.so.1 name); the engine of
+scripts/run-libgomp-tests.sh, which documents the options.
 
 The tests are those libgomp's DejaGnu drivers run: c.exp builds libgomp.c/*.c and
 libgomp.c-c++-common/*.c with gcc; c++.exp builds libgomp.c++/*.C and, once more,
-libgomp.c-c++-common/*.c with g++ -x c++ (those runs are named `c++:libgomp.c-c++-common/...`).
+libgomp.c-c++-common/*.c with g++ -x c++ (those runs are named `c++:libgomp.c-c++-common/...`);
+fortran.exp builds libgomp.fortran/*.{f,F,f90,F90,f95,f03,f08} with gfortran (each test
+writes its modules to a folder of its own, so that tests run at once never share one).
 Each test is compiled once, as those drivers do: -fopenmp, `-O2` unless the file's
 `dg-options` replace it, plus `dg-additional-options`, `dg-additional-sources`, -lm. The
-language is an effective target (`{ target c }`, `{ target c++ }`). The DejaGnu directives
+language is an effective target (`{ target c }`, `{ target c++ }`, `{ target fortran }`). The DejaGnu directives
 it honours:
   dg-do run|compile|link [{ target SEL }]   default run; compile/link: build only
   dg-options / dg-additional-options OPTS [{ target SEL }]
@@ -40,8 +42,9 @@ import time
 TRIPLET = "x86_64-pc-linux-gnu"
 # (folder, file suffix, language): what c.exp and c++.exp gather.
 FOLDERS = (("libgomp.c", ".c", "c"), ("libgomp.c-c++-common", ".c", "c"),
-           ("libgomp.c++", ".C", "c++"), ("libgomp.c-c++-common", ".c", "c++"))
-LANGUAGES = ("c", "c++")
+           ("libgomp.c++", ".C", "c++"), ("libgomp.c-c++-common", ".c", "c++"),
+           ("libgomp.fortran", (".f", ".F", ".f90", ".F90", ".f95", ".f03", ".f08"), "fortran"))
+LANGUAGES = ("c", "c++", "fortran")
 
 
 # ---- Tcl-ish parsing of `{ dg-... }` directives ------------------------------------------
@@ -144,10 +147,13 @@ class Target:
         self.true = {lang, "lp64", "lto", "tls", "tls_runtime", "tls_native", "size32plus",
                      "size20plus", "sync_int_long", "sync_long_long", "fpic", "shared",
                      "large_long_double", "vect_simd_clones", "__float128", "alias",
-                     "pthread", "fopenmp", "fstack_protector", "native", "gomp"}
+                     "pthread", "fopenmp", "fstack_protector", "native", "gomp",
+                     "fd_truncate"}
         if lang == "c++":
             # g++ 12's default dialect is gnu++17: the c++NN targets mean "at least NN".
             self.true |= {"c++98", "c++11", "c++14", "c++17", "c++17_only", "c++17_down"}
+        if "sse2" in flags:
+            self.true.add("sse2_runtime")
         if "avx" in flags:
             self.true.add("avx_runtime")
         if "avx2" in flags:
@@ -268,7 +274,10 @@ class Test:
         opts = self.options if self.options is not None else ["-O2"]
         # -I include/: the config.h some tests read (libgomp's build tree in DejaGnu).
         here = os.path.dirname(os.path.abspath(__file__))
-        return (["-fopenmp", "-I" + os.path.dirname(os.path.abspath(suite)),
+        # -I <gcc>/include: gomp-constants.h (on_device_arch.c of the Fortran examples).
+        libgomp_dir = os.path.dirname(os.path.abspath(suite))
+        return (["-fopenmp", "-I" + libgomp_dir,
+                 "-I" + os.path.join(os.path.dirname(libgomp_dir), "include"),
                  "-I" + os.path.join(here, "include")] + opts + self.extra)
 
 
@@ -348,7 +357,16 @@ def process(t, args, runtimes, tgt_dirs):
     logdir = os.path.join(args.out, "logs")
     srcs = [t.path] + [os.path.join(os.path.dirname(t.path), s) for s in t.sources]
     # c++.exp compiles every source as C++ (`-x c++`, also a C file of c-c++-common).
-    compiler = [args.cxx, "-x", "c++"] if t.lang == "c++" else [args.cc]
+    if t.lang == "c++":
+        compiler = [args.cxx, "-x", "c++"]
+    elif t.lang == "fortran":
+        # Modules (.mod) in a folder of the test's own; -I: a test's `#include
+        # "../libgomp.c-c++-common/..."` resolves from any folder of the suite.
+        moddir = os.path.join(args.bin_dir, "mod", name)
+        os.makedirs(moddir, exist_ok=True)
+        compiler = [args.fc, "-J" + moddir, "-I" + os.path.join(args.suite, "libgomp.fortran")]
+    else:
+        compiler = [args.cc]
     cmd = compiler + t.flags(args.suite) + srcs
     if t.action == "compile":
         cmd += ["-c", "-o", exe + ".o"]
@@ -460,8 +478,9 @@ def main():
     ap.add_argument("--libgomp-dir", required=True)
     ap.add_argument("--cc", default="gcc")
     ap.add_argument("--cxx", default="g++")
-    ap.add_argument("--languages", default="c,c++",
-                    help="comma-separated: c (c.exp's tests), c++ (c++.exp's tests)")
+    ap.add_argument("--fc", default="gfortran")
+    ap.add_argument("--languages", default="c,c++,fortran",
+                    help="comma-separated: c (c.exp's tests), c++ (c++.exp's), fortran (fortran.exp's)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--compile-timeout", type=float, default=300)
@@ -541,7 +560,8 @@ def summarize(results, runtimes, expected, args, elapsed, skipped_time):
     comp_fail = [r for r in comp if r["status"] == "COMPILE-FAIL"]
     cerr = by(lambda r: r["status"] == "COMPILE-ERROR")
     ran = by(lambda r: r["status"] == "RAN")
-    lines = [f"libgomp {'/'.join(l.upper() for l in args.languages.split(','))} test suite (gcc {args.cc_version or '?'}) "
+    names = {"c": "C", "c++": "C++", "fortran": "Fortran"}
+    lines = [f"libgomp {'/'.join(names[l] for l in args.languages.split(',') if l)} test suite (gcc {args.cc_version or '?'}) "
              f"on {' and '.join(runtimes)}: {len(results)} tests in {elapsed:.0f} s"]
     lines.append(f"  unsupported {len(unsupported)} (offload-only or an effective target this machine lacks), "
                  f"build-only {len(comp)} ({len(comp) - len(comp_fail)} built as expected), "
