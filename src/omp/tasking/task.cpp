@@ -273,6 +273,15 @@ void wait_without_fiber(ext::wait_slot& s, team* tm, root_ctx* rc) {
 void park(ext::wait_slot& s) {
     thread_state* th = this_thread();
     implicit_task* it = th->current;
+    // Whether this context is a member task: part of its view of the thread, as
+    // th->current is (wait.cpp's park_scope keeps both). Left set while parked, a
+    // member task started meanwhile took it as the value to restore when it ends, and a
+    // member context parked in a team wait (which clears it) came back here to find it
+    // cleared: it then waited by blocking its worker's thread instead of parking, and
+    // a member of an inner team tied to that worker never ran again (a deadlock with
+    // tasks running nested regions while members wait at a barrier: libgomp.fortran
+    // target7.f90, tests/omp/nested_in_tasks_at_barrier.c).
+    const bool in_member = th->in_member;
     auto* rc = static_cast<root_ctx*>(it->tasking);
     tdata* cur = rc ? rc->current : nullptr;
     const std::uint64_t bit = lending_bit(it);
@@ -294,6 +303,7 @@ void park(ext::wait_slot& s) {
         // plain loom task calling omp_* read this context's identity, which dangles
         // once an untied context resumes elsewhere and ends.
         th->current = &th->initial;
+        th->in_member = false;
         s.wait();
     }
     if (mine) tm->tasks.lending.fetch_and(~bit, std::memory_order_acq_rel);
@@ -301,6 +311,7 @@ void park(ext::wait_slot& s) {
     // which tasks run by this worker meanwhile may have changed.
     th = this_thread();
     th->current = it;
+    th->in_member = in_member;
     if (rc) rc->current = cur;
     // Other contexts may have run here meanwhile: tell a tool this one runs again. A
     // stand-in's task then returns, when it ends, to what the thread ran before this.
