@@ -97,10 +97,18 @@ bool time_to_retire(unsigned k, long budget, std::chrono::steady_clock::time_poi
 // say) lends its worker to them, as a barrier wait does (task_hooks.cpp run_one): it
 // parks until its worker finds no normal work, taking the team's tasks meanwhile,
 // instead of spinning while they wait for its budget to end. False if it did not.
-bool lend_to_team_tasks(team* t, member_slot& s) {
-    if (t->tasks.busy.load(std::memory_order_relaxed) == 0 || !g_task_hooks.run_one ||
-        !g_task_hooks.run_one(&s.task))
-        return false;
+// Meanwhile it is not lingering on `worker` (`lingering`: whether it was): it runs a
+// task, or the worker runs other contexts while it is parked, so it cannot give the
+// worker back on demand until that task or context lets it run again. A region forked
+// by such a task waited for it, spinning on the very worker it needed: with tasks that
+// each run a host `target` region with a `parallel` inside, every worker spun so
+// (libgomp.fortran/target7.f90 with a static array, tests/omp/target_regions_in_tasks.c).
+bool lend_to_team_tasks(team* t, member_slot& s, unsigned worker, bool lingering) {
+    if (t->tasks.busy.load(std::memory_order_relaxed) == 0 || !g_task_hooks.run_one) return false;
+    if (lingering) claims::set_lingering(worker, false);
+    const bool lent = g_task_hooks.run_one(&s.task);
+    if (lingering) claims::set_lingering(worker, true);
+    if (!lent) return false;
     if (g_task_hooks.wait_end) g_task_hooks.wait_end(&s.task);
     return true;
 }
@@ -137,7 +145,7 @@ bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served
             if (s.reserved.load(std::memory_order_acquire) == reserve_retired) return false;
             continue;
         }
-        if (lend_to_team_tasks(t, s)) continue;
+        if (lend_to_team_tasks(t, s, w, !reserved_now)) continue;
         pause_then_yield(k, spins);
         if (reserved_now || !time_to_retire(k, budget, begin)) continue;
         // Retire, unless the master reserved this member meanwhile (then its region's
