@@ -7,6 +7,7 @@
 #include "parallel/lifecycle.hpp"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -78,6 +79,16 @@ ext::pool_options options(unsigned n) {
     // warned, so size the pool explicitly and keep it to one warning.
     if (n == 0 && g.nthreads_malformed && !env_value("LOOM_NUM_THREADS"))
         n = static_cast<unsigned>(available_cpus().size());
+    // OMP_NUM_THREADS=1 would make a pool of one worker, which keeps the thread that
+    // starts it outside (core/pool.hpp): the initial thread then ran its regions as a
+    // thread outside the pool, which shares the workers there are and never grows the
+    // pool, so `parallel num_threads(4)` got one thread where libgomp and libomp give
+    // four (GCC's libgomp.c++/ctor-8.C and 59 more at OMP_NUM_THREADS=1). Two workers
+    // make the main thread slot 0, as in any larger pool; the other sleeps until a
+    // region asks for it. nthreads-var stays 1. LOOM_NUM_THREADS=1 is taken as asked.
+    if (n == 0 && g.nthreads_set && !g.nthreads_malformed && !g.nthreads_list.empty() &&
+        g.nthreads_list[0] == 1 && !env_value("LOOM_NUM_THREADS") && gettid() == getpid())
+        n = 2;
     o.num_threads = n;
     if (g.stacksize) o.stack_size = g.stacksize;
     o.pin_workers = scheduler_pinning();
