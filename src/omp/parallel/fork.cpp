@@ -400,7 +400,8 @@ task_icvs child_icvs_of(const task_icvs& parent, const pushed_request& p, int th
     task_icvs c;
     inherit_icvs(parent, c);
     const bool list_names_level = c.bind_pos != parent.bind_pos;
-    if (p.bind_sets_icv && p.bind > proc_bind_false && parent.bind != proc_bind_false && !list_names_level)
+    if (p.bind_sets_icv && p.bind > proc_bind_false && parent.bind != proc_bind_false &&
+        !list_names_level)
         c.bind = static_cast<signed char>(p.bind);
     if (p.list) {
         c.nthreads_list = p.list;

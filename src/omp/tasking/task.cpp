@@ -274,13 +274,12 @@ void park(ext::wait_slot& s) {
     thread_state* th = this_thread();
     implicit_task* it = th->current;
     // Whether this context is a member task: part of its view of the thread, as
-    // th->current is (wait.cpp's park_scope keeps both). Left set while parked, a
-    // member task started meanwhile took it as the value to restore when it ends, and a
-    // member context parked in a team wait (which clears it) came back here to find it
-    // cleared: it then waited by blocking its worker's thread instead of parking, and
-    // a member of an inner team tied to that worker never ran again (a deadlock with
-    // tasks running nested regions while members wait at a barrier: libgomp.fortran
-    // target7.f90, tests/omp/nested_in_tasks_at_barrier.c).
+    // th->current is (wait.cpp's park_scope keeps both). Not restored, a member came
+    // back here with what the contexts run meanwhile left (a member parked in a team
+    // wait clears it), then waited by blocking its worker's thread instead of parking,
+    // and a member of an inner team tied to that worker never ran again (tasks running
+    // nested regions while members wait at a barrier: libgomp.fortran/target7.f90,
+    // tests/omp/nested_in_tasks_at_barrier.c).
     const bool in_member = th->in_member;
     auto* rc = static_cast<root_ctx*>(it->tasking);
     tdata* cur = rc ? rc->current : nullptr;
