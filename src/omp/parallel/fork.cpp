@@ -498,7 +498,7 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         requested = n;
     } else {
         n = req > 0 ? req : parent->icv.nthreads;
-        if (n <= 0) n = pool_size();
+        if (n <= 0) n = default_nthreads_var();
         // As libomp: the clause or nthreads-var, also for a region that max-active-levels
         // or a serial library serializes; an if(false) region asks for one thread.
         requested = parallel_if ? n : 1;

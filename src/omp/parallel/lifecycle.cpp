@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -37,6 +38,9 @@ namespace {
 
 std::mutex g_life_mutex;
 std::atomic<int> g_pool_size{0};
+// The pool's size when it started (default_nthreads_var); written with g_pool_size at
+// every start, never by a growth.
+std::atomic<int> g_start_size{0};
 // Regions being forked or run (fork_region), and a pool rebuild / pause in progress.
 // A region entering while g_quiet is set steps back and waits on g_life_mutex; a
 // rebuild goes ahead only if no other region is in flight (Dekker pair, seq_cst).
@@ -124,6 +128,7 @@ void start_locked(unsigned n) {
     }
     const std::size_t workers = ext::worker_count();
     g_oversubscribed.store(workers > process_cpus, std::memory_order_relaxed);
+    g_start_size.store(static_cast<int>(workers), std::memory_order_relaxed);
     g_pool_size.store(static_cast<int>(workers), std::memory_order_release);
 }
 
@@ -160,6 +165,11 @@ int pool_size() {
     if (n > 0) return n;
     ensure_pool();
     return g_pool_size.load(std::memory_order_acquire);
+}
+
+int default_nthreads_var() {
+    if (g_pool_size.load(std::memory_order_acquire) <= 0) ensure_pool();
+    return std::max(1, g_start_size.load(std::memory_order_relaxed));
 }
 
 // A team cannot be larger than claims::max_workers: a larger request is cut there,

@@ -11,6 +11,10 @@ namespace loom::omp {
 void ensure_pool();
 /// Number of workers of the running pool (starts it if needed).
 int pool_size();
+/// nthreads-var where OMP_NUM_THREADS does not set it: the pool's size when it started
+/// (starts it if needed). Not its size now: a region that grew the pool to the team its
+/// num_threads clause asked for does not change the ICV (libgomp and libomp keep it).
+int default_nthreads_var();
 /// Grows the running pool to at least `n` workers (within the thread limit and an
 /// earlier refusal); the workers that exist keep running. Returns the pool size after.
 int try_grow_pool(int n);

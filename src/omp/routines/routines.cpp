@@ -50,7 +50,7 @@ LOOM_OMP_API void omp_set_num_threads(int n) {
     implicit_task* it = current_task();
     if (n <= 0) {
         warn("omp_set_num_threads(%d): the number of threads must be positive; keeping %d", n,
-             it->icv.nthreads > 0 ? it->icv.nthreads : pool_size());
+             it->icv.nthreads > 0 ? it->icv.nthreads : default_nthreads_var());
         return;
     }
     task_icvs& icv = writable_icvs();
@@ -69,7 +69,7 @@ LOOM_OMP_API int omp_get_num_threads() { return current_task()->nthreads; }
 LOOM_OMP_API int omp_get_max_threads() {
     thread_state* th = this_thread();
     implicit_task* it = th->current;
-    int n = it->icv.nthreads > 0 ? it->icv.nthreads : pool_size();
+    int n = it->icv.nthreads > 0 ? it->icv.nthreads : default_nthreads_var();
     if (int tl = thread_limit_of(th, it); tl > 0) n = std::min(n, tl);
     if (n > 1 && it == &th->initial && entered_from_loom_task(th, it))
         n = 1 + promise_idle_workers(th, n - 1);
