@@ -39,9 +39,10 @@
 # -fopenmp, -O2 unless dg-options say otherwise, dg-additional-options/-sources, -lm);
 # dg-do, dg-require-effective-target, dg-skip-if, dg-set-target-env-var, dg-shouldfail,
 # dg-output and dg-xfail-run-if are honoured (tests/omp/libgomp/libgomp_suite.py).
-# Offload-only tests are unsupported. Every run starts from an environment without OMP_*, GOMP_*, KMP_*,
-# LOOM_* variables and checks with ldd that libgomp.so.1 resolves to the runtime under
-# test. Exit status: 0 unless a loom failure is not listed (or the suite could not run).
+# Offload-only tests are unsupported. Every run starts from an environment without
+# OMP_*, GOMP_*, KMP_*, LOOM_* variables and checks with ldd that libgomp.so.1 resolves
+# to the runtime under test. Exit status: 0 unless a loom failure is not listed (or the
+# suite could not run).
 # Environment: LOOM_CACHE_DIR as for scripts/fetch-libgomp-tests.sh.
 set -euo pipefail
 
@@ -92,8 +93,8 @@ main() {
     libgomp_dir=$(dirname "$(readlink -f "$("$cc" -print-file-name=libgomp.so.1)")")
     [[ -e "$libgomp_dir/libgomp.so.1" ]] || { log "GNU libgomp.so.1 not found (apt-get install libgomp1)"; exit 1; }
 
-    args=(--runtime "$runtime" --libgomp-dir "$libgomp_dir" --cc "$cc" --cxx "${cxx:-g++}" --fc "${fc:-gfortran}"
-          --languages "$languages" --jobs "$jobs"
+    args=(--runtime "$runtime" --libgomp-dir "$libgomp_dir" --cc "$cc" --cxx "${cxx:-g++}"
+          --fc "${fc:-gfortran}" --languages "$languages" --jobs "$jobs"
           --timeout "$timeout" --threads "$threads" --expected "$expected" --max-time "$max_time")
     if [[ $runtime != libgomp ]]; then
         lib_dir=${lib_dir:-$repo/build/$preset/src/omp}

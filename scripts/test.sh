@@ -170,8 +170,9 @@ if run_step configure cmake --preset default &&
 
   # ---- 2c. GCC's libgomp C, C++ and Fortran tests on loom's libgomp.so.1 ---------------
   # Debian's gcc-12 libgomp/testsuite/libgomp.c, libgomp.c++, libgomp.c-c++-common and
-  # libgomp.fortran (fetched, cached in .cache/), built by gcc/g++/gfortran -O2, run on GNU libgomp and on loom
-  # (2 jobs, 30 s per run); fails only on a loom-only failure not in tests/omp/libgomp/expected-failures-loom.txt.
+  # libgomp.fortran (fetched, cached in .cache/), built by gcc/g++/gfortran -O2, run on
+  # GNU libgomp and on loom (2 jobs, 30 s per run); fails only on a loom-only failure
+  # not in tests/omp/libgomp/expected-failures-loom.txt.
   if ((skip_libgomp)); then
     skip_step libgomp-suite "--skip-libgomp"
   else

@@ -168,7 +168,7 @@ int pool_size() {
 }
 
 int default_nthreads_var() {
-    if (g_pool_size.load(std::memory_order_acquire) <= 0) ensure_pool();
+    (void)pool_size();  // starts the pool if needed, which records its size
     return std::max(1, g_start_size.load(std::memory_order_relaxed));
 }
 

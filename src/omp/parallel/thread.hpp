@@ -127,7 +127,7 @@ struct thread_state {
     // how many the next fruitless wait makes skip (run_held_child, tasking/task_yield.cpp).
     std::uint32_t yield_waits_skipped = 0;
     std::uint32_t yield_wait_backoff = 0;
-    // The context running on this thread now (saved and reset around parking, wait.cpp):
+    // The context running on this thread now (with `current`, its context_view):
     bool in_member = false;         // a member task, submitted to this worker (tied)
     std::uintptr_t native_lo = 0;   // this OS thread's own stack [lo, hi): the slot-0
     std::uintptr_t native_hi = 0;   // thread's native context is tied to worker 0
@@ -144,6 +144,27 @@ struct thread_state {
     // OMPT: an initial thread (gtid 0, or a thread outside the pool that entered
     // OpenMP): its initial task's end comes before its thread_end.
     bool ompt_initial = false;
+};
+
+/// What the context running on a thread keeps in the thread's state: the implicit task
+/// it runs and whether it is a member task. A context that parks keeps its own and,
+/// while parked, presents the thread to the contexts its worker runs meanwhile as
+/// outside every region (wait.cpp's park_scope, tasking::park). The two go together:
+/// tasking::park once kept only `current`, and a member came back with another
+/// context's `in_member` (tests/omp/nested_in_tasks_at_barrier.c).
+struct context_view {
+    implicit_task* current;
+    bool in_member;
+
+    static context_view of(const thread_state* th) noexcept { return {th->current, th->in_member}; }
+    static void present_outside(thread_state* th) noexcept {
+        th->current = &th->initial;
+        th->in_member = false;
+    }
+    void restore(thread_state* th) const noexcept {
+        th->current = current;
+        th->in_member = in_member;
+    }
 };
 
 /// The calling thread's state, registering the thread on first use. Not inlined on

@@ -19,17 +19,12 @@ namespace {
 // that calls OpenMP starts from the thread's initial task).
 struct park_scope {
     thread_state* th;
-    implicit_task* current;
-    bool in_member;
+    context_view saved;
 
-    park_scope() : th(this_thread()), current(th->current), in_member(th->in_member) {
-        th->current = &th->initial;
-        th->in_member = false;
-    }
+    park_scope() : th(this_thread()), saved(context_view::of(th)) { context_view::present_outside(th); }
     ~park_scope() {
         // Tied: we are back on the same OS thread, so `th` is still ours.
-        th->current = current;
-        th->in_member = in_member;
+        saved.restore(th);
         // The worker ran other contexts meanwhile (a task of the team, which may
         // still be parked): a tool hears that this one runs again before its next
         // event (the end of the barrier this context waited in, say).

@@ -272,15 +272,8 @@ void wait_without_fiber(ext::wait_slot& s, team* tm, root_ctx* rc) {
 
 void park(ext::wait_slot& s) {
     thread_state* th = this_thread();
-    implicit_task* it = th->current;
-    // Whether this context is a member task: part of its view of the thread, as
-    // th->current is (wait.cpp's park_scope keeps both). Not restored, a member came
-    // back here with what the contexts run meanwhile left (a member parked in a team
-    // wait clears it), then waited by blocking its worker's thread instead of parking,
-    // and a member of an inner team tied to that worker never ran again (tasks running
-    // nested regions while members wait at a barrier: libgomp.fortran/target7.f90,
-    // tests/omp/nested_in_tasks_at_barrier.c).
-    const bool in_member = th->in_member;
+    const context_view view = context_view::of(th);
+    implicit_task* it = view.current;
     auto* rc = static_cast<root_ctx*>(it->tasking);
     tdata* cur = rc ? rc->current : nullptr;
     const std::uint64_t bit = lending_bit(it);
@@ -297,20 +290,18 @@ void park(ext::wait_slot& s) {
         // Already set when this park is nested in a barrier wait (run_one): leave it.
         mine = bit && !(tm->tasks.lending.fetch_or(bit, std::memory_order_acq_rel) & bit);
         // While parked, the worker runs other contexts: present the thread to them as
-        // outside every region, as wait.cpp's park_scope does. Left at `it`, a member
-        // task started meanwhile took it for its own (run_member's `saved`), and a
-        // plain loom task calling omp_* read this context's identity, which dangles
-        // once an untied context resumes elsewhere and ends.
-        th->current = &th->initial;
-        th->in_member = false;
+        // outside every region. Left at `it`, a member task started meanwhile took it
+        // for its own (run_member's `saved`), and a plain loom task calling omp_* read
+        // this context's identity, which dangles once an untied context resumes
+        // elsewhere and ends.
+        context_view::present_outside(th);
         s.wait();
     }
     if (mine) tm->tasks.lending.fetch_and(~bit, std::memory_order_acq_rel);
     // Tied contexts resume on the same worker, so `th` is still ours; restore our view,
     // which tasks run by this worker meanwhile may have changed.
     th = this_thread();
-    th->current = it;
-    th->in_member = in_member;
+    view.restore(th);
     if (rc) rc->current = cur;
     // Other contexts may have run here meanwhile: tell a tool this one runs again. A
     // stand-in's task then returns, when it ends, to what the thread ran before this.

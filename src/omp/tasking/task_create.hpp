@@ -133,7 +133,8 @@ inline void launch(const here& h, ext::task* rec, bool hold, bool reported) {
     tgroup* g = rel_group(rec);
     root_ctx* home = data_of(rec)->root;
     const fixed_icvs& f = fixed();
-    if (f.cancellation && (g || parent_is_task(rec)) && !(rec->user & u_body_destroys)) rec->user |= u_cancel_check;
+    if (f.cancellation && (g || parent_is_task(rec)) && !(rec->user & u_body_destroys))
+        rec->user |= u_cancel_check;
     if (f.max_priority > 0 && (rec->user & u_prio)) {
         // priority(0) is normal work; every p in 1..max is served before it, higher p
         // first: the core orders high-priority tasks by a level of 1..255, p itself

@@ -5,13 +5,14 @@ scripts/run-libgomp-tests.sh, which documents the options.
 
 The tests are those libgomp's DejaGnu drivers run: c.exp builds libgomp.c/*.c and
 libgomp.c-c++-common/*.c with gcc; c++.exp builds libgomp.c++/*.C and, once more,
-libgomp.c-c++-common/*.c with g++ -x c++ (those runs are named `c++:libgomp.c-c++-common/...`);
+libgomp.c-c++-common/*.c with g++ -x c++ (those runs are named
+`c++:libgomp.c-c++-common/...`);
 fortran.exp builds libgomp.fortran/*.{f,F,f90,F90,f95,f03,f08} with gfortran (each test
 writes its modules to a folder of its own, so that tests run at once never share one).
 Each test is compiled once, as those drivers do: -fopenmp, `-O2` unless the file's
 `dg-options` replace it, plus `dg-additional-options`, `dg-additional-sources`, -lm. The
-language is an effective target (`{ target c }`, `{ target c++ }`, `{ target fortran }`). The DejaGnu directives
-it honours:
+language is an effective target (`{ target c }`, `{ target c++ }`, `{ target fortran }`).
+The DejaGnu directives it honours:
   dg-do run|compile|link [{ target SEL }]   default run; compile/link: build only
   dg-options / dg-additional-options OPTS [{ target SEL }]
   dg-require-effective-target NAME          not satisfiable here -> unsupported
@@ -40,7 +41,7 @@ import sys
 import time
 
 TRIPLET = "x86_64-pc-linux-gnu"
-# (folder, file suffix, language): what c.exp and c++.exp gather.
+# (folder, file suffixes, language): what c.exp, c++.exp and fortran.exp gather.
 FOLDERS = (("libgomp.c", ".c", "c"), ("libgomp.c-c++-common", ".c", "c"),
            ("libgomp.c++", ".C", "c++"), ("libgomp.c-c++-common", ".c", "c++"),
            ("libgomp.fortran", (".f", ".F", ".f90", ".F90", ".f95", ".f03", ".f08"), "fortran"))
@@ -360,11 +361,10 @@ def process(t, args, runtimes, tgt_dirs):
     if t.lang == "c++":
         compiler = [args.cxx, "-x", "c++"]
     elif t.lang == "fortran":
-        # Modules (.mod) in a folder of the test's own; -I: a test's `#include
-        # "../libgomp.c-c++-common/..."` resolves from any folder of the suite.
+        # Modules (.mod) in a folder of the test's own: many tests name theirs `m`.
         moddir = os.path.join(args.bin_dir, "mod", name)
         os.makedirs(moddir, exist_ok=True)
-        compiler = [args.fc, "-J" + moddir, "-I" + os.path.join(args.suite, "libgomp.fortran")]
+        compiler = [args.fc, "-J" + moddir]
     else:
         compiler = [args.cc]
     cmd = compiler + t.flags(args.suite) + srcs
