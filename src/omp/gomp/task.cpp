@@ -17,6 +17,7 @@
 #include "gomp/task_abi.hpp"
 #include "tasking/dep.hpp"
 #include "tasking/task.hpp"
+#include "worksharing/cancel.hpp"
 
 using loom::omp::ident_t;
 using loom::omp::kmp_depend_info;
@@ -158,6 +159,10 @@ namespace {
 template <bool Observed>
 [[gnu::always_inline]] inline void spawn(gomp::body_fn fn, void* data, gomp::copy_fn cpyfn, long arg_size, long arg_align,
            bool if_clause, unsigned flags, void** depend, int priority, void* detach) {
+    // A cancelled parallel region or taskgroup starts no new task, deferred or not
+    // (task.c GOMP_task): nothing is copied, so no cpyfn copy needs its destructor.
+    if (tasking::create_detail::fixed().cancellation && loom::omp::new_task_cancelled())
+        [[unlikely]] return;
     const gomp::task_spec s{fn, data, cpyfn, arg_size, arg_align, flags,
                             (flags & gomp::task_priority) ? priority : 0};
     if (!if_clause) {

@@ -344,6 +344,7 @@ inline void run_parts(kmp_task_t* kt, ext::task* rec, kmp_int32 gtid) {
 }  // namespace
 
 bool in_cancelled_group(ext::task* rec) noexcept {
+    if (!any_cancelled_group()) return false;
     for (ext::task* r = rec;;) {
         if (tgroup* g = rel_group(r)) return g->is_cancelled();
         if (!parent_is_task(r)) return false;

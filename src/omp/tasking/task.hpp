@@ -280,6 +280,17 @@ bool is_omp_task(ext::task* t) noexcept;
 /// completes the task), false if omp_fulfill_event will (event.cpp). With a tool
 /// (`ompt_prior`: the task switched back to), reports the switch back first.
 bool detached_body_ended(ext::task* rec, ompt_data_t* ompt_prior) noexcept;
+/// How many taskgroups of the process are cancelled and not yet ended. Finding the
+/// taskgroup a task belongs to walks its ancestors (tasks do not copy their binding
+/// group), once per task in a cancellable program; while this is 0, no walk can find a
+/// cancelled group. Incremented after a group's flag is set, decremented as the group
+/// ends. Relaxed: a reader that sees 0 runs as if its check came before the cancel,
+/// which the asynchronous cancel construct allows, and one that sees more reads the
+/// group's own flag with acquire.
+inline std::atomic<int> g_cancelled_groups{0};
+inline bool any_cancelled_group() noexcept {
+    return g_cancelled_groups.load(std::memory_order_relaxed) != 0;
+}
 /// `cancel taskgroup` applies to task `rec`: it was created (itself or through its
 /// ancestors) in a taskgroup that is now cancelled (meaningful while OMP_CANCELLATION is on).
 bool in_cancelled_group(ext::task* rec) noexcept;

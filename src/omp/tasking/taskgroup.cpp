@@ -30,12 +30,14 @@ namespace {
 
 int cancel_taskgroup(bool request) {
     if (!globals().cancellation) return 0;
+    if (!request && !any_cancelled_group()) return 0;
     here h = current_here();
     tgroup* g = binding_group(h);
     if (!g) return 0;
     if (g->workshare && g->parent) g = g->parent;
     if (request) {
-        g->cancelled.store(1, std::memory_order_release);
+        if (g->cancelled.exchange(1, std::memory_order_acq_rel) == 0)
+            g_cancelled_groups.fetch_add(1, std::memory_order_relaxed);
         return 1;
     }
     return g->cancelled.load(std::memory_order_acquire) ? 1 : 0;
@@ -60,6 +62,9 @@ void close_group(const here& h) {
     wait_node(h, &g->n, current_node(h), true);
     if (g->red) finish_reductions(h, g);
     set_current_group(h, g->parent);
+    // Every task of the group has ended: none of them can look at its flag any more.
+    if (g->cancelled.load(std::memory_order_relaxed))
+        g_cancelled_groups.fetch_sub(1, std::memory_order_relaxed);
     g->~tgroup();
     free_raw(reinterpret_cast<ext::task*>(g));
 }

@@ -53,6 +53,17 @@ bool cancellation_point(int kind) {
     return t->cancel_request.load(std::memory_order_acquire) == kind;
 }
 
+// Relaxed loads: read for every task construct of a cancellable program, and nothing
+// the skip depends on is published through them; seeing a request late runs the task
+// as if it had been met before the cancel construct, which the specification allows.
+bool new_task_cancelled() {
+    if (!globals().cancellation) return false;
+    if (team* t = current_task()->tm;
+        t && t->cancel_request.load(std::memory_order_relaxed) == cancel_parallel)
+        return true;
+    return cancellation_point(cancel_taskgroup);
+}
+
 bool cancel_barrier(implicit_task* it) {
     team* t = it->tm;
     if (!t || !globals().cancellation) {

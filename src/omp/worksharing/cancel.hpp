@@ -11,6 +11,10 @@ struct implicit_task;
 bool request_cancel(int kind);
 /// A cancellation point: true if the innermost construct of `kind` was cancelled.
 bool cancellation_point(int kind);
+/// A task construct met now starts no task: its parallel region or the taskgroup its
+/// task would join is cancelled (libgomp task.c GOMP_task returns at once then, so an
+/// undeferred task's body, and the work it would spawn, is skipped too).
+bool new_task_cancelled();
 /// A barrier that is a cancellation point: true if the parallel region was cancelled
 /// (the caller leaves it); a cancelled loop or sections construct is cleared here.
 bool cancel_barrier(implicit_task* it);
