@@ -239,6 +239,19 @@ done
 printf '  total time %dm%02ds\n' $((total / 60)) $((total % 60))
 if ((failed_steps > 0)); then
   echo "  $failed_steps step(s) FAILED"
+  # What failed, by name, here at the end: a CI log is often kept only from its tail.
+  for i in "${!names[@]}"; do
+    [[ "${results[$i]}" == FAIL* ]] || continue
+    log="$logdir/${names[$i]}.log"
+    [[ -f "$log" ]] || continue
+    what="$( { LC_ALL=C grep -E '^ +UNEXPECTED [A-Z]+ ' "$log"
+               sed -n '/UNEXPECTED loom failures:/,/^$/p' "$log" | LC_ALL=C grep -E '^ +[A-Z]+ +[^ ]+/'
+               sed -n '/The following tests FAILED:/,/^$/p' "$log" | grep -E '^[[:space:]]+[0-9]+ - '
+             } | head -n 20)"
+    [[ -n "$what" ]] || what="$(tail -n 5 "$log")"
+    echo "  [${names[$i]}]"
+    sed 's/^[[:space:]]*/    /' <<<"$what"
+  done
 else
   echo "  all steps passed"
 fi
