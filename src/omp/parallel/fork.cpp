@@ -610,12 +610,14 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     reset_team_for_region(t, m);
     set_if_changed(t->slots[0].worker, w);
     t->start_join_target = t->join_target;
+    t->region_epoch.store(epoch, std::memory_order_relaxed);  // published by the start word
     t->start.store(start_word(epoch, static_cast<std::uint32_t>(m)), std::memory_order_release);
     start_new_members(t, m, epoch);
     if (surplus) wait_surplus(t, m);
 
     implicit_task& mt = t->slots[0].task;
     setup_task(t, 0, mt, w);
+    t->slots[0].begun.store(epoch, std::memory_order_relaxed);
     mt.holds_claim = master_claimed || parent->holds_claim;
     th->current = &mt;
     run_share(t, 0, mt, th);

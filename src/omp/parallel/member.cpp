@@ -213,6 +213,9 @@ void run_member(team* t, int i, std::uint32_t epoch) {
         const std::uint64_t target = t->start_join_target;
         implicit_task& it = s.task;
         setup_task(t, i, it, worker);
+        // Relaxed: read on this thread, or by workers choosing one to send a task to,
+        // which run it here only after this (task_runner.cpp member_began).
+        s.begun.store(start_epoch(seen), std::memory_order_relaxed);
         th->current = &it;
         run_share(t, i, it, th);
         if (g_task_hooks.drain) g_task_hooks.drain(&it, true);

@@ -47,6 +47,16 @@ struct alignas(64) member_slot {
     void* reduce_data = nullptr;
     dispatch_buffer* doacross = nullptr;  // buffer of the member's doacross loop (doacross.cpp)
     implicit_task task;                 // the member's implicit task
+    // The epoch of the last region whose implicit task this member began (member_began
+    // in tasking/task_runner.hpp): its worker may run the team's tasks as this member
+    // only from then on. A lingering member's worker could otherwise take a task of
+    // the next region before the member's implicit task started and set up what its
+    // tasks use (gcc initialises each thread's task-reduction copies there).
+    std::atomic<std::uint32_t> begun{0};
+    // Set while the member's context is parked lending its worker to the team's tasks
+    // (tasking/task_hooks.cpp run_one): its worker, finding a task of a region the
+    // member has not begun, wakes it through this (tasking/task_runner.cpp).
+    std::atomic<tasking::lend_wake*> lend_wake{nullptr};
 };
 
 struct team {
@@ -85,6 +95,10 @@ struct team {
     // poke (look at your `reserved`). start_join_target is written just before it.
     alignas(64) std::atomic<std::uint64_t> start{0};
     std::uint64_t start_join_target = 0;
+    // The epoch of the region running now (pokes leave it), written before its start
+    // word. A worker that took one of the team's tasks reads it after the task (whose
+    // creator saw the start word), so it reads this region's epoch or a later one.
+    std::atomic<std::uint32_t> region_epoch{0};
 
     // ---- join --------------------------------------------------------------------------
     // Members that finished a region of this team, counted since the team was made:

@@ -8,6 +8,7 @@
 #include "tasking/dep.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "tasking/task.hpp"
+#include "tasking/task_runner.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 #include "sync/wait.hpp"
@@ -73,6 +74,13 @@ bool run_one(implicit_task* it) {
     team* t = it->tm;
     if (!t) return false;
     if (ext::task* task = pop_team_task(t)) {
+        // A lingering member (member.cpp) is still the one of the region it served: a
+        // task of the team's next region waits until it has begun that one.
+        if (!member_began(t, it->tid)) [[unlikely]] {
+            task->flags &= static_cast<std::uint8_t>(~f_bounced);
+            ext::push_local(task);
+            return false;
+        }
         execute(task, false, false);
         return true;
     }
@@ -84,10 +92,17 @@ bool run_one(implicit_task* it) {
     // runs its mailbox each time: tasks that workers outside the team took may go there.
     // Not for a context that blocks its thread once the spin budget is spent.
     if (const std::uint64_t bit = lending_bit(it); bit && context_is_tied()) lend(t, bit);
-    // Park; a low-priority task wakes us once this worker finds no normal work.
+    // Park; a low-priority task wakes us once this worker finds no normal work, or the
+    // worker does when it takes a task of a region this member has not begun (it lends
+    // while lingering after the region it served: member.cpp).
     ext::wait_slot s;
-    ext::submit(ext::make_task([&s] { s.notify(); }, loom::priority::low));
+    lend_wake* lw = lend_wake::make(&s);
+    member_slot& ms = t->slots[it->tid];
+    ms.lend_wake.store(lw, std::memory_order_relaxed);  // read on this worker only
+    ext::submit(ext::make_task([lw] { lw->wake(); lw->release(); }, loom::priority::low));
     park(s);
+    ms.lend_wake.store(nullptr, std::memory_order_relaxed);
+    lw->release();
     return true;
 }
 

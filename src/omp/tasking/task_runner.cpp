@@ -16,7 +16,7 @@ namespace loom::omp::tasking {
 
 implicit_task* member_on(team* tm, int w) noexcept {
     for (int i = 0; i < tm->nthreads; ++i)
-        if (tm->slots[i].worker == w) return &tm->slots[i].task;
+        if (tm->slots[i].worker == w) return member_began(tm, i) ? &tm->slots[i].task : nullptr;
     return nullptr;
 }
 
@@ -31,7 +31,8 @@ namespace {
 int lending_worker(team* tm) noexcept {
     // A member whose wait blocks its thread serves no mailbox until it wakes.
     auto serves = [&](int i) {
-        return tm->slots[i].worker >= 0 && !tm->slots[i].sleep.blocks_worker.load(std::memory_order_acquire);
+        return tm->slots[i].worker >= 0 && member_began(tm, i) &&
+               !tm->slots[i].sleep.blocks_worker.load(std::memory_order_acquire);
     };
     std::uint64_t lending = tm->tasks.lending.load(std::memory_order_acquire);
     while (lending) {
@@ -45,6 +46,26 @@ int lending_worker(team* tm) noexcept {
         if (serves(i) && std::atomic_ref(s.task.share_done).load(std::memory_order_acquire)) return s.worker;
     }
     return -1;
+}
+
+// The slot of `tm` whose member runs on worker `w`, or -1.
+int slot_on(const team* tm, int w) noexcept {
+    for (int i = 0; i < tm->nthreads; ++i)
+        if (tm->slots[i].worker == w) return i;
+    return -1;
+}
+
+// Worker `w` took `rec`, a task of the region of `tm` that w's member (slot `i`) has
+// not begun: the member's context waits on this worker, parked lending it while it
+// lingers after the region it served (woken here: it must begin this one) or as a new
+// member task in the mailbox, which the worker's loop looks at first. The task goes
+// back on this worker's deque, for the member once it has begun, or for a thief.
+void leave_for_member(team* tm, int i, ext::task* rec) noexcept {
+    // Its context is parked on this worker, so its reference keeps the record alive.
+    if (lend_wake* lw = tm->slots[i].lend_wake.load(std::memory_order_relaxed)) lw->wake();
+    rec->flags &= static_cast<std::uint8_t>(~f_bounced);
+    ext::push_local(rec);
+    spin_pause();  // a new member task may still be on its way to the mailbox
 }
 }  // namespace
 
@@ -68,6 +89,12 @@ constexpr auto hold_limit = std::chrono::milliseconds(100);
 int runner_for(ext::task* rec, int w) noexcept {
     if (runs_here(rec, w)) return w;
     team* tm = data_of(rec)->root->tm;
+    // This worker's member has not begun the region yet: holding the task here would
+    // keep it from starting; sending it to another member would keep it from them.
+    if (const int i = slot_on(tm, w); i >= 0) {
+        leave_for_member(tm, i, rec);
+        return handed_to_member;
+    }
     held::publication held(tm, rec);  // first: a member at a taskyield looks for it there
     const auto start = std::chrono::steady_clock::now();
     for (unsigned i = 0;; ++i) {

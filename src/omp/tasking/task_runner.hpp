@@ -9,13 +9,21 @@
 
 namespace loom::omp::tasking {
 
-/// The implicit task of `tm` that worker `w` runs as a member, or null.
+/// The implicit task of `tm` that worker `w` runs as a member of the team's current
+/// region, or null: `w` is not a member, or its member has not begun that region yet
+/// (member_slot::begun; until then its tasks must not run there as that member).
 implicit_task* member_on(team* tm, int w) noexcept;
+/// Member `i` of `tm` began the team's current region (read after taking a task of it).
+inline bool member_began(const team* tm, int i) noexcept {
+    return tm->slots[i].begun.load(std::memory_order_relaxed) ==
+           tm->region_epoch.load(std::memory_order_relaxed);
+}
 /// Whether `rec` may run on worker `w` without asking anyone (runner_for can wait).
 bool runs_here(ext::task* rec, int w) noexcept;
 
-/// runner_for's answer when a member took the task or was sent it: it is no longer
-/// the caller's.
+/// runner_for's answer when a member took the task or was sent it, or the task went
+/// back on the caller's deque for its member that has not begun the region: it is no
+/// longer the caller's to run now.
 inline constexpr int handed_to_member = -2;
 /// The worker that runs `rec`, which worker `w` took from the scheduler: `w`, another
 /// worker (the caller submits it to that worker's mailbox), or handed_to_member.

@@ -4,7 +4,37 @@
 #include <atomic>
 #include <cstdint>
 
+#include "loom/ext/scheduler.hpp"
+#include "loom/ext/task.hpp"
+
 namespace loom::omp {
+
+namespace tasking {
+/// The wake-up of a member's context parked lending its worker (task_hooks.cpp
+/// run_one), shared by the three that may use it: the low-priority task that wakes the
+/// member once its worker finds no normal work, the member itself, and its worker when
+/// it takes a task of a region the member has not begun (task_runner.cpp), which must
+/// not wait for that. The first wake() notifies; the record goes with the last release().
+/// In a pooled record: one per park of a member whose team still has tasks.
+struct lend_wake {
+    std::atomic<ext::wait_slot*> slot;
+    std::atomic<int> refs{2};  // the member and its wake task
+
+    explicit lend_wake(ext::wait_slot* s) noexcept : slot(s) {}
+    void wake() noexcept {
+        if (ext::wait_slot* s = slot.exchange(nullptr, std::memory_order_acq_rel)) s->notify();
+    }
+    void release() noexcept {
+        if (refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+        this->~lend_wake();
+        ext::free_task(reinterpret_cast<ext::task*>(this));
+    }
+    static lend_wake* make(ext::wait_slot* s) {
+        static_assert(sizeof(lend_wake) <= sizeof(ext::task));
+        return ::new (static_cast<void*>(ext::allocate_task())) lend_wake(s);
+    }
+};
+}  // namespace tasking
 
 struct task_team {
     /// Members whose own task tree is not known empty since their last barrier: while it
