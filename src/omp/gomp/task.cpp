@@ -161,8 +161,12 @@ template <bool Observed>
            bool if_clause, unsigned flags, void** depend, int priority, void* detach) {
     // A cancelled parallel region or taskgroup starts no new task, deferred or not
     // (task.c GOMP_task): nothing is copied, so no cpyfn copy needs its destructor.
-    if (tasking::create_detail::fixed().cancellation && loom::omp::new_task_cancelled())
-        [[unlikely]] return;
+    // Two loads of process-wide counts while nothing is cancelled (the check itself
+    // walks the running task's ancestors).
+    if (tasking::create_detail::fixed().cancellation &&
+        (loom::omp::any_cancelled_region() || tasking::any_cancelled_group()) &&
+        loom::omp::new_task_cancelled()) [[unlikely]]
+        return;
     const gomp::task_spec s{fn, data, cpyfn, arg_size, arg_align, flags,
                             (flags & gomp::task_priority) ? priority : 0};
     if (!if_clause) {

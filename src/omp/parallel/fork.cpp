@@ -22,6 +22,7 @@
 #include "parallel/thread.hpp"
 #include "routines/error_directive.hpp"
 #include "sync/wait.hpp"
+#include "worksharing/cancel.hpp"
 
 namespace loom::omp {
 
@@ -299,6 +300,8 @@ void reset_team_for_region(team* t, int n) {
     set_if_changed(t->bar_count, n);  // the last arriver of a barrier re-arms it
     set_if_changed(t->single_count, std::uint32_t{0});
     set_if_changed(t->red_count, 0);
+    if (t->cancel_request.load(std::memory_order_relaxed) == cancel_parallel)
+        g_cancelled_regions.fetch_sub(1, std::memory_order_relaxed);
     set_if_changed(t->cancel_request, 0);
     set_if_changed(t->copyprivate_data, static_cast<void*>(nullptr));
     reset_dispatch(t->dispatch, t->dispatch_count);

@@ -35,7 +35,8 @@ bool request_cancel(int kind) {
     // Cancelling the region supersedes a pending loop or sections cancellation (the
     // members must leave the region, not just the construct). seq_cst: the waiters of
     // a cancellable barrier load it seq_cst before they sleep (wait.hpp protocol).
-    t->cancel_request.store(cancel_parallel, std::memory_order_seq_cst);
+    if (t->cancel_request.exchange(cancel_parallel, std::memory_order_seq_cst) != cancel_parallel)
+        g_cancelled_regions.fetch_add(1, std::memory_order_relaxed);
     // Members asleep in a cancellable barrier leave it now: with gcc's code the
     // canceller never arrives there (it jumps to the region's end), so the barrier
     // would never complete.
