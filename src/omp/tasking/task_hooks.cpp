@@ -77,8 +77,7 @@ bool run_one(implicit_task* it) {
         // A lingering member (member.cpp) is still the one of the region it served: a
         // task of the team's next region waits until it has begun that one.
         if (!member_began(t, it->tid)) [[unlikely]] {
-            task->flags &= static_cast<std::uint8_t>(~f_bounced);
-            ext::push_local(task);
+            put_back(task);
             return false;
         }
         execute(task, false, false);

@@ -14,10 +14,18 @@
 
 namespace loom::omp::tasking {
 
-implicit_task* member_on(team* tm, int w) noexcept {
+namespace {
+// The slot of `tm` whose member runs on worker `w`, or -1.
+int slot_on(const team* tm, int w) noexcept {
     for (int i = 0; i < tm->nthreads; ++i)
-        if (tm->slots[i].worker == w) return member_began(tm, i) ? &tm->slots[i].task : nullptr;
-    return nullptr;
+        if (tm->slots[i].worker == w) return i;
+    return -1;
+}
+}  // namespace
+
+implicit_task* member_on(team* tm, int w) noexcept {
+    const int i = slot_on(tm, w);
+    return i >= 0 && member_began(tm, i) ? &tm->slots[i].task : nullptr;
 }
 
 bool runs_here(ext::task* rec, int w) noexcept {
@@ -48,13 +56,6 @@ int lending_worker(team* tm) noexcept {
     return -1;
 }
 
-// The slot of `tm` whose member runs on worker `w`, or -1.
-int slot_on(const team* tm, int w) noexcept {
-    for (int i = 0; i < tm->nthreads; ++i)
-        if (tm->slots[i].worker == w) return i;
-    return -1;
-}
-
 // Worker `w` took `rec`, a task of the region of `tm` that w's member (slot `i`) has
 // not begun: the member's context waits on this worker, parked lending it while it
 // lingers after the region it served (woken here: it must begin this one) or as a new
@@ -63,8 +64,7 @@ int slot_on(const team* tm, int w) noexcept {
 void leave_for_member(team* tm, int i, ext::task* rec) noexcept {
     // Its context is parked on this worker, so its reference keeps the record alive.
     if (lend_wake* lw = tm->slots[i].lend_wake.load(std::memory_order_relaxed)) lw->wake();
-    rec->flags &= static_cast<std::uint8_t>(~f_bounced);
-    ext::push_local(rec);
+    put_back(rec);
     spin_pause();  // a new member task may still be on its way to the mailbox
 }
 }  // namespace
@@ -87,11 +87,13 @@ void leave_for_member(team* tm, int i, ext::task* rec) noexcept {
 constexpr auto hold_limit = std::chrono::milliseconds(100);
 
 int runner_for(ext::task* rec, int w) noexcept {
-    if (runs_here(rec, w)) return w;
     team* tm = data_of(rec)->root->tm;
-    // This worker's member has not begun the region yet: holding the task here would
-    // keep it from starting; sending it to another member would keep it from them.
+    if (!tm) return w;
     if (const int i = slot_on(tm, w); i >= 0) {
+        if (member_began(tm, i)) return w;
+        // This worker's member has not begun the region yet: holding the task here
+        // would keep it from starting; sending it to another member would keep it
+        // from them.
         leave_for_member(tm, i, rec);
         return handed_to_member;
     }

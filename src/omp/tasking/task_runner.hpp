@@ -6,6 +6,7 @@
 #include "loom/ext/task.hpp"
 #include "parallel/team.hpp"
 #include "parallel/thread.hpp"
+#include "tasking/task.hpp"
 
 namespace loom::omp::tasking {
 
@@ -17,6 +18,12 @@ implicit_task* member_on(team* tm, int w) noexcept;
 inline bool member_began(const team* tm, int i) noexcept {
     return tm->slots[i].begun.load(std::memory_order_relaxed) ==
            tm->region_epoch.load(std::memory_order_relaxed);
+}
+/// Returns `rec`, which this worker took (pop_team_task marked it to run here), to
+/// this worker's deque unmarked: whoever takes it next decides where it runs.
+inline void put_back(ext::task* rec) noexcept {
+    rec->flags &= static_cast<std::uint8_t>(~f_bounced);
+    ext::push_local(rec);
 }
 /// Whether `rec` may run on worker `w` without asking anyone (runner_for can wait).
 bool runs_here(ext::task* rec, int w) noexcept;
