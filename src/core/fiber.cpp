@@ -6,6 +6,7 @@
 
 #include <cerrno>
 
+#include "address_space.hpp"
 #include "stack_guard.hpp"
 
 #if defined(LOOM_SANITIZE_ADDRESS)
@@ -34,12 +35,14 @@ std::size_t page_size() noexcept {
 
 // One reservation per fiber: the guard (PROT_NONE, stack_guard.hpp says how large and
 // why) at the low end, the stack above it. Mapped PROT_NONE first, so the guard is
-// never committed memory; only the stack is made writable.
+// never committed memory; only the stack is made writable. Under `ulimit -v` a fiber
+// that would leave less than address_space_reserve free is refused like a failed mmap.
 fiber* fiber::create(std::size_t stack_size) noexcept {
     const std::size_t page = page_size();
     const std::size_t usable = (stack_size + page - 1) / page * page;
     const std::size_t guard = guard_size(usable);
     const std::size_t total = guard + usable;
+    if (!address_space_allows(total)) return nullptr;
     void* mem = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (mem == MAP_FAILED) return nullptr;
     char* stack = static_cast<char*>(mem) + guard;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "address_space.hpp"
 #include "fence.hpp"
 #include "futex.hpp"
 #include "loop.hpp"
@@ -83,7 +84,8 @@ unsigned pool::grow(unsigned n) {
 // (address-space or thread limits: ulimit -v, ulimit -u) is dropped with those after
 // it and the pool is smaller. A counted worker that never ran would leave an OpenMP
 // team waiting for it forever. Fiber and thread are taken together so that neither
-// kind of stack uses up the address space the other needs.
+// kind of stack uses up the address space the other needs; neither is taken when it
+// would leave less than address_space_reserve of a `ulimit -v` free (address_space.hpp).
 void pool::start_workers(unsigned n) {
     for (unsigned i = size(); i < n; ++i) {
         if (!workers_[i]) workers_[i] = std::make_unique<worker>(*this, i);
@@ -97,12 +99,8 @@ void pool::start_workers(unsigned n) {
             err = errno;
         }
         if (!failed && !(slot0_adopted && i == 0)) {
-            try {
-                workers_[i]->thread = std::thread([this, i] { thread_main(i); });
-            } catch (const std::system_error& e) {
-                failed = "start a thread for";
-                err = e.code().value();
-            }
+            err = start_thread(i);
+            if (err != 0) failed = "start a thread for";
         }
         if (!failed) {
             size_.store(i + 1, std::memory_order_release);
@@ -127,6 +125,17 @@ void pool::start_workers(unsigned n) {
         // it, size() stops before it, and the pool's end frees it.
         return;
     }
+}
+
+// 0, or the error that kept worker i's thread from starting.
+int pool::start_thread(unsigned i) noexcept {
+    if (!address_space_allows(default_thread_stack_size())) return errno;
+    try {
+        workers_[i]->thread = std::thread([this, i] { thread_main(i); });
+    } catch (const std::system_error& e) {
+        return e.code().value();
+    }
+    return 0;
 }
 
 void pool::thread_main(unsigned index) {

@@ -180,6 +180,7 @@ private:
     /// adopted slot 0) its thread; stops at the first refusal, said once.
     void start_workers(unsigned n);
     void publish_topology(std::unique_ptr<topology> t);
+    int start_thread(unsigned i) noexcept;
     void thread_main(unsigned index);
 
     // Topologies and victim tables are replaced whole when the pool grows; readers
