@@ -36,6 +36,9 @@ static const struct test_case cases[] = {
     {"threads", "close", "2s@0,2c@1,1t", 4, 4, {"2", "4", "34", "36"}},
     {"{0:4}:4:8,!{8:4}", "close", NULL, 3, 3, {"0-3", "16-19", "24-27"}},
     {"{0:8,!2}", "close", NULL, 2, 1, {"0,1,3-7", "0,1,3-7"}},
+    // OMP_PROC_BIND without OMP_PLACES: the cores, as libomp (was one place of all 64).
+    {NULL, "spread", NULL, 4, 32, {"0,1", "16,17", "32,33", "48,49"}},
+    {NULL, "true", NULL, 2, 32, {"0,1", "32,33"}},
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
@@ -51,7 +54,8 @@ static int run_case(const struct test_case* c) {
     }
     for (int t = 0; t < c->threads; ++t) {
         if (strcmp(got[t], c->masks[t]) != 0)
-            printf("OMP_PLACES=%s OMP_PROC_BIND=%s thread %d: %%A '%s', expected '%s'\n", c->places,
+            printf("OMP_PLACES=%s OMP_PROC_BIND=%s thread %d: %%A '%s', expected '%s'\n",
+                   c->places ? c->places : "unset",
                    c->bind, t, got[t], c->masks[t]);
         CHECK(strcmp(got[t], c->masks[t]) == 0);
         CHECK(bound[t] >= 0);
@@ -67,7 +71,8 @@ int main(int argc, char** argv) {
             char index[16];
             snprintf(index, sizeof index, "%d", i);
             setenv("HWLOC_SYNTHETIC", "pack:2 numa:2 core:8 pu:2", 1);
-            setenv("OMP_PLACES", cases[i].places, 1);
+            if (cases[i].places) setenv("OMP_PLACES", cases[i].places, 1);
+            else unsetenv("OMP_PLACES");
             setenv("OMP_PROC_BIND", cases[i].bind, 1);
             if (cases[i].subset) setenv("KMP_HW_SUBSET", cases[i].subset, 1);
             char* args[] = {argv[0], index, NULL};
@@ -77,7 +82,8 @@ int main(int argc, char** argv) {
         int status = 0;
         waitpid(pid, &status, 0);
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            printf("case %d (OMP_PLACES=%s) failed\n", i, cases[i].places);
+            printf("case %d (OMP_PLACES=%s) failed\n", i,
+                   cases[i].places ? cases[i].places : "unset");
         CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     }
     if (failures) return 1;

@@ -373,11 +373,19 @@ void parse_display(global_icvs& g) {
 }
 
 // Without OMP_PLACES, a KMP_AFFINITY binding type gives the places of its granularity
-// (cores by default), and KMP_HW_SUBSET alone one place of the processors it keeps.
+// (cores by default), OMP_PROC_BIND other than false the cores (the places are then
+// implementation defined, OpenMP 5.2 21.1.7: libomp's cores; libgomp takes hardware
+// threads, the same places without SMT), and KMP_HW_SUBSET alone one place of the
+// processors it keeps. Before, OMP_PROC_BIND alone gave one place of every processor
+// while the scheduler pinned each worker to its own core: every thread answered place
+// 0 of 1, and spread/close had nothing to spread over.
 void default_places(global_icvs& g) {
     const kmp_affinity_settings& ka = kmp_affinity();
     if (ka.set) {
         g.places_text = ka.granularity.empty() ? "cores" : ka.granularity;
+        parse_places(g.places_text, g.places);
+    } else if (g.bind_set && g.initial.bind != proc_bind_false && !ka.disabled) {
+        g.places_text = "cores";
         parse_places(g.places_text, g.places);
     } else if (env("KMP_HW_SUBSET") && !ka.disabled) {
         std::vector<int> kept;
