@@ -25,6 +25,7 @@
 #include "loom/ext/futex.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "loom/ext/spin.hpp"
+#include "sync/wait_budget.hpp"
 
 namespace loom::omp {
 
@@ -142,12 +143,13 @@ void wait_until(Done done, sleeper& s, implicit_task* it) {
         }
     } guard{it};
     if (done()) return;
-    long budget = current_spin_budget_us();
+    const long budget = wait_budget_us();
+    std::chrono::steady_clock::time_point start{};
+    if (budget > 0) start = std::chrono::steady_clock::now();
     if (budget != 0) {
         // More workers than CPUs: the member we wait for may need this CPU, so give it
         // up soon (as libomp yields when oversubscribed) instead of spinning a time slice.
         const unsigned spins = spins_before_yield(pool_oversubscribed());
-        auto start = std::chrono::steady_clock::now();
         for (unsigned i = 1;; ++i) {
             if (done()) return;
             if (g_task_hooks.run_one && it && g_task_hooks.run_one(it)) {
@@ -170,6 +172,10 @@ void wait_until(Done done, sleeper& s, implicit_task* it) {
         }
     }
     sleep_until([](const void* d) { return (*static_cast<const Done*>(d))(); }, &done, s);
+    if (budget > 0)
+        note_slept_wait(budget, std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now() - start)
+                                    .count());
 }
 
 }  // namespace loom::omp
