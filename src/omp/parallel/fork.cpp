@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "abi.hpp"
+#include "out_of_memory.hpp"
 #include "env/affinity.hpp"
 #include "env/bind.hpp"
 #include "parallel/claims.hpp"
@@ -101,13 +102,14 @@ team* acquire_team(thread_state* th, int level, int want) {
             h = nullptr;
         }
         if (!h) {
-            h = new team(cap);
+            h = allocate_or_stop([cap] { return new team(cap); }, "a team", sizeof(team));
             h->hot = true;
             note_owner(th);
             return h;
         }
     }
-    return new team(cap);  // the cached one is in use (a parked region on this thread)
+    // The cached one is in use (a parked region on this thread).
+    return allocate_or_stop([cap] { return new team(cap); }, "a team", sizeof(team));
 }
 
 // Teams of a host league, as libomp 19 shapes them (__kmp_push_num_teams[_51]) with the

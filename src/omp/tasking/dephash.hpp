@@ -14,6 +14,8 @@
 #include <cstring>
 #include <new>
 
+#include "out_of_memory.hpp"
+
 namespace loom::omp::tasking {
 
 struct depnode;
@@ -48,7 +50,7 @@ private:
     void grow() {
         const std::uint32_t n = cap_ ? 2 * cap_ : 2 * inline_n;
         auto* d = static_cast<depnode**>(std::malloc(n * sizeof(depnode*)));
-        if (!d) throw std::bad_alloc();
+        if (!d) out_of_memory("a dependence list", n * sizeof(depnode*));
         std::memcpy(d, begin(), size_ * sizeof(depnode*));
         if (cap_) std::free(heap_);
         heap_ = d;
@@ -127,7 +129,7 @@ struct table {
 private:
     void init(std::uint32_t b) {
         slots = static_cast<entry*>(std::calloc(std::size_t{1} << b, sizeof(entry)));
-        if (!slots) throw std::bad_alloc();
+        if (!slots) out_of_memory("a dependence hash", (std::size_t{1} << b) * sizeof(entry));
         bits = b;
     }
     void grow() {

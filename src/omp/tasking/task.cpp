@@ -28,7 +28,7 @@ namespace loom::omp::tasking {
 namespace {
 
 root_ctx* make_root(implicit_task* it) {
-    auto* rc = new root_ctx;
+    auto* rc = allocate_or_stop([] { return new root_ctx; }, "a task context", sizeof(root_ctx));
     rc->it = it;
     rc->tm = it->tm;
     rc->immediate = it->tm == nullptr || it->nthreads <= 1;

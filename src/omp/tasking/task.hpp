@@ -35,6 +35,7 @@
 #include <cstdint>
 
 #include "abi.hpp"
+#include "out_of_memory.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "loom/ext/task.hpp"
 #include "ompt/ompt.hpp"
@@ -271,7 +272,10 @@ inline tgroup* rel_group(ext::task* rec) noexcept {
 
 /// A 128-byte record: a task's, or a raw block for taskgroups, extra data, dependence
 /// nodes (the core's per-thread caches serve threads outside the pool as well).
-inline ext::task* new_record() { return ext::allocate_task(); }
+inline ext::task* new_record() noexcept {
+    return allocate_or_stop([] { return ext::allocate_task(); }, "a task record",
+                            ext::task::record_size);
+}
 inline void free_raw(ext::task* t) noexcept { ext::free_task(t); }
 
 /// True if `t` is a record of an OpenMP explicit task.

@@ -50,7 +50,9 @@ inline kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_t
         rec = new_record();
     } else {
         const bool heap = Tool == tool_state::unknown ? ompt::on() : Tool == tool_state::present;
-        rec = ext::allocate_large_task(heap ? heap_storage(want) : sizeof(tdata) + want);
+        const std::size_t storage = heap ? heap_storage(want) : sizeof(tdata) + want;
+        rec = allocate_or_stop([storage] { return ext::allocate_large_task(storage); },
+                               "a task record", storage);
     }
     tdata* parent = h.rc->current;
     node* pn = parent ? &parent->n : &h.rc->n;
