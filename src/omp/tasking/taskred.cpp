@@ -73,12 +73,21 @@ void init_copy(const red_item& it, char* p) {
     }
 }
 
+// A set and its `num` items (out_of_memory.hpp: no bad_alloc into the entry points).
+red_set* new_red_set(int num) noexcept {
+    auto* s =
+        allocate_or_stop([] { return new red_set; }, "a task-reduction set", sizeof(red_set));
+    const std::size_t n = static_cast<std::size_t>(num);
+    s->items = allocate_or_stop([n] { return new red_item[n]; }, "task-reduction items",
+                                n * sizeof(red_item));
+    return s;
+}
+
 template <class In>
 red_set* build(int num, In* data) {
-    auto* s = new red_set;
+    auto* s = new_red_set(num);
     s->num = num;
     s->nth = copies();
-    s->items = new red_item[static_cast<std::size_t>(num)];
     for (int i = 0; i < num; ++i) {
         red_item& it = s->items[i];
         it.shar = data[i].reduce_shar;
@@ -94,7 +103,9 @@ red_set* build(int num, In* data) {
         it.init = data[i].reduce_init;
         it.fini = data[i].reduce_fini;
         it.comb = data[i].reduce_comb;
-        it.priv = static_cast<char*>(std::aligned_alloc(64, it.size * static_cast<std::size_t>(s->nth)));
+        const std::size_t bytes = it.size * static_cast<std::size_t>(s->nth);
+        it.priv = static_cast<char*>(std::aligned_alloc(64, bytes));
+        if (!it.priv) out_of_memory("task-reduction copies", bytes);
         it.pend = it.priv + it.size * static_cast<std::size_t>(s->nth);
         for (int j = 0; j < s->nth; ++j) init_copy(it, it.priv + it.size * static_cast<std::size_t>(j));
     }
@@ -153,12 +164,11 @@ void* modifier_init(int is_ws, int num, In* data) {
             spin_pause();
         tmpl = static_cast<red_set*>(expected);
     }
-    auto* s = new red_set;
+    auto* s = new_red_set(num);
     s->num = tmpl->num;
     s->nth = tmpl->nth;
     s->owns_priv = false;
     s->modifier = is_ws;
-    s->items = new red_item[static_cast<std::size_t>(num)];
     for (int i = 0; i < num; ++i) {
         s->items[i] = tmpl->items[i];
         s->items[i].shar = data[i].reduce_shar;
