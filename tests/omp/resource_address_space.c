@@ -22,20 +22,11 @@
 #include <unistd.h>
 
 #include "check.h"
-
-static long vm_size_kib(void) {
-    FILE* f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "VmSize:", 7) == 0) sscanf(line + 7, "%ld", &kib);
-    if (f) fclose(f);
-    return kib;
-}
+#include "vm_size.h"
 
 int main(void) {
     long vm = vm_size_kib();
-    if (vm < 0 || vm > (1L << 30)) {  // sanitizer shadow: no address-space limit to test
+    if (!address_space_limit_testable(vm)) {
         printf("resource_address_space: skipped (VmSize %ld KiB)\n", vm);
         fprintf(stderr, "could not map a fiber stack for worker 0 of 32 (skipped)\n");
         return 0;
