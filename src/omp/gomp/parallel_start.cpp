@@ -20,6 +20,7 @@
 
 #include "gomp/parallel_start.hpp"
 #include "loom/ext/scheduler.hpp"
+#include "out_of_memory.hpp"
 #include "parallel/thread.hpp"
 
 namespace loom::omp::gomp {
@@ -88,7 +89,8 @@ void side_entry(unsigned lo, unsigned hi) {
 
 void split_start(body_fn fn, void* data, unsigned num_threads, unsigned flags,
                  void (*prologue)(void*), void* arg, void (*cleanup)(void*)) {
-    auto* r = new split_region;
+    auto* r = allocate_or_stop([] { return new split_region; }, "a GOMP_parallel_start region",
+                               sizeof(split_region));
     r->fn = fn;
     r->data = data;
     r->num_threads = num_threads;
@@ -96,7 +98,7 @@ void split_start(body_fn fn, void* data, unsigned num_threads, unsigned flags,
     r->prologue = prologue;
     r->arg = arg;
     r->cleanup = cleanup;
-    if (!map_stack(*r)) std::abort();
+    if (!map_stack(*r)) out_of_memory("the GOMP_parallel_start fork's stack", r->mapped);
     getcontext(&r->side);
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     r->side.uc_stack.ss_sp = static_cast<char*>(r->stack) + page;

@@ -91,6 +91,10 @@ void dismiss(team* t) {
     while (t->live.load(std::memory_order_acquire) != 0) spin_pause();
 }
 
+team* new_team(int cap) {
+    return allocate_or_stop([cap] { return new team(cap); }, "a team", sizeof(team));
+}
+
 team* acquire_team(thread_state* th, int level, int want) {
     int cap = std::max(want, pool_size() + 1);
     if (level >= 0 && level < thread_state::hot_levels) {
@@ -102,14 +106,13 @@ team* acquire_team(thread_state* th, int level, int want) {
             h = nullptr;
         }
         if (!h) {
-            h = allocate_or_stop([cap] { return new team(cap); }, "a team", sizeof(team));
+            h = new_team(cap);
             h->hot = true;
             note_owner(th);
             return h;
         }
     }
-    // The cached one is in use (a parked region on this thread).
-    return allocate_or_stop([cap] { return new team(cap); }, "a team", sizeof(team));
+    return new_team(cap);  // the cached one is in use (a parked region on this thread)
 }
 
 // Teams of a host league, as libomp 19 shapes them (__kmp_push_num_teams[_51]) with the

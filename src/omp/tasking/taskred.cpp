@@ -106,7 +106,7 @@ red_set* build(int num, In* data) {
         const std::size_t bytes = it.size * static_cast<std::size_t>(s->nth);
         it.priv = static_cast<char*>(std::aligned_alloc(64, bytes));
         if (!it.priv) out_of_memory("task-reduction copies", bytes);
-        it.pend = it.priv + it.size * static_cast<std::size_t>(s->nth);
+        it.pend = it.priv + bytes;
         for (int j = 0; j < s->nth; ++j) init_copy(it, it.priv + it.size * static_cast<std::size_t>(j));
     }
     return s;
