@@ -2,6 +2,7 @@
 #include "parallel/claims.hpp"
 
 #include <atomic>
+#include <bit>
 #include <cstdint>
 
 namespace loom::omp::claims {
@@ -49,6 +50,17 @@ bool none_claimed() noexcept {
     for (auto& w : g_bits)
         if (w.load(std::memory_order_acquire) != 0) return false;
     return true;
+}
+
+int claimed_count(unsigned nworkers) noexcept {
+    if (nworkers > max_workers) nworkers = max_workers;
+    int n = 0;
+    for (unsigned i = 0; i * 64 < nworkers; ++i) {
+        std::uint64_t word = g_bits[i].load(std::memory_order_relaxed);
+        if (nworkers - i * 64 < 64) word &= (std::uint64_t{1} << (nworkers - i * 64)) - 1;
+        n += std::popcount(word);
+    }
+    return n;
 }
 
 void reset() noexcept {

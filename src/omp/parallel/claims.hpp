@@ -17,6 +17,8 @@ int claim_any(unsigned prefer, unsigned nworkers) noexcept;
 void release(unsigned w) noexcept;
 /// True if no worker is claimed.
 bool none_claimed() noexcept;
+/// Number of workers 0..nworkers-1 claimed now (a snapshot: claims come and go).
+int claimed_count(unsigned nworkers) noexcept;
 /// Forgets every claim (after fork(), and when the pool is rebuilt).
 void reset() noexcept;
 

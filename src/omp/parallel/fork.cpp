@@ -13,6 +13,7 @@
 #include "env/affinity.hpp"
 #include "env/bind.hpp"
 #include "parallel/claims.hpp"
+#include "parallel/outside_masters.hpp"
 #include "parallel/promised.hpp"
 #include "parallel/fork.hpp"
 #include "ompt/events.hpp"
@@ -256,6 +257,14 @@ bool retire_surplus(team* t, int m) {
     return any;
 }
 
+// Workers the members of `t` hold: those of its lingering members, and of retired ones
+// that have not given theirs back yet.
+int held_workers(const team* t) {
+    int held = 0;
+    for (int i = 1; i < t->capacity; ++i) held += t->slots[i].running ? 1 : 0;
+    return held;
+}
+
 // The nested regions this one is about to open look for free workers at once (a member
 // that yields its CPU while it lingers may take a while to see the retirement).
 void wait_surplus(team* t, int m) {
@@ -487,6 +496,8 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     thread_state* th = this_thread();
     implicit_task* parent = th->current;
     ensure_pool();
+    const int w = ext::current_worker();
+    const outside_master outside(th, w, parent);
     const pushed_request push = take_pushed(th);
     const int req = push.nthreads;
     const int tl = thread_limit_of(th, parent);
@@ -530,7 +541,6 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         return;
     }
 
-    const int w = ext::current_worker();
     bool master_claimed = false;
     if (w >= 0 && !parent->holds_claim) master_claimed = claims::try_claim(static_cast<unsigned>(w));
 
@@ -543,6 +553,14 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     const std::uint32_t epoch = next_epoch(t);
     int m = 1;
     int limit = std::min(n, t->capacity);
+    // A thread outside the pool runs on a CPU of its own (outside_masters.hpp); its
+    // team's own lingering members count as its to keep or give back.
+    bool bounded = false;
+    if (outside.counted() && league_teams == 0) {
+        const int cap = 1 + outside.members_allowed(nworkers, held_workers(t));
+        bounded = cap < limit;
+        limit = std::min(limit, cap);
+    }
     // OpenMP called from a loom task (level 0, not the initial thread's own code): the
     // workers omp_get_max_threads() promised first (promised.hpp), then only members
     // that linger on theirs; no worker busy with another task, which may spin for what
@@ -572,6 +590,8 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     }
     if (m < limit && nested) m = reserve_grown(t, m, limit, w, nworkers, epoch);
     if (m == 1 && league_teams == 0) {
+        // The members it may not have stop lingering on the CPUs the masters need.
+        if (bounded && retire_surplus(t, 1)) poke(t);
         t->busy = false;
         if (!t->hot) delete t;
         if (master_claimed) claims::release(static_cast<unsigned>(w));
@@ -583,10 +603,12 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     cg.keep(m);
 
     // Only when another region could want those workers: one nested in this region (a
-    // host teams league always nests), or one run by another thread now. Otherwise they stay for a later, larger region
-    // (alternating team sizes cost ~10 us per region instead of a resubmission each).
+    // host teams league always nests), or one run by another thread now; or when other
+    // outside masters need their CPUs (`bounded`). Otherwise they stay for a later,
+    // larger region (alternating team sizes cost ~10 us per region instead of a
+    // resubmission each).
     const bool surplus = (league_teams > 0 || child.max_active_levels > 1 ||
-                          regions_in_flight() > 1) &&
+                          regions_in_flight() > 1 || bounded) &&
                          retire_surplus(t, m);
 
     set_if_changed(t->fn, fn);

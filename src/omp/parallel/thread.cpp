@@ -11,6 +11,7 @@
 
 #include "ompt/events.hpp"
 #include "tasking/hidden_helper.hpp"
+#include "parallel/outside_masters.hpp"
 #include "parallel/team.hpp"
 
 namespace loom::omp {
@@ -31,6 +32,7 @@ std::once_flag g_key_once;
 void release_thread(void* p) {
     auto* th = static_cast<thread_state*>(p);
     dismiss_hot_teams(th);
+    forget_outside_master(th);
     if (ompt::on()) ompt::thread_exiting(th);
     std::lock_guard lk(g_reg_mutex);
     if (!hidden_helper::is_held_gtid(th->gtid)) g_free_gtids.push_back(th->gtid);
@@ -104,6 +106,7 @@ void reset_threads_after_fork() noexcept {
     new (&g_reg_mutex) std::mutex;
     g_free_gtids.clear();
     g_live = th ? 1 : 0;
+    reset_outside_masters_after_fork(th);
     if (th) {
         for (team*& t : th->hot) t = nullptr;  // the members are gone; leak the records
         th->current = &th->initial;

@@ -123,6 +123,11 @@ struct thread_state {
     static constexpr int hot_levels = 4;
     team* hot[hot_levels] = {};     // cached teams this thread forks at each level
     std::uint64_t affinity_shown = 0;  // OMP_DISPLAY_AFFINITY: last team shape shown
+    // A thread outside the pool that runs regions (parallel/outside_masters.cpp): its
+    // bit among the recent masters (-1: none was free), and whether it is in one now.
+    static constexpr int no_outside_slot = -2;
+    int outside_slot = no_outside_slot;
+    bool outside_in_region = false;
     // Taskyields of this thread that skip their wait for a child being published, and
     // how many the next fruitless wait makes skip (run_held_child, tasking/task_yield.cpp).
     std::uint32_t yield_waits_skipped = 0;
