@@ -1,10 +1,17 @@
-// Threads outside the pool share its CPUs: on a pool of 2 (2 CPUs), pthread A runs a
-// region of 2 and, inside it, lets pthread B run a region of 2. A and its member hold
-// both CPUs, so on loom B's region runs alone (parallel/outside_masters.hpp) instead of
-// taking A's member's worker and making 3 threads on 2 CPUs (before: B got 2 threads).
-// Once B has ended, A's next region has its 2 threads again. libomp and libgomp give
-// every region the threads it asks for (the sizes are checked on loom only, through
-// EXPECT_SHARED_CPUS); the work of every region is checked everywhere.
+// Threads outside the pool share its CPUs (parallel/outside_masters.hpp), on a pool of
+// 2 workers (2 CPUs):
+// 1. pthread A runs a region of 2 and, inside it, pthread B runs a region of 2: A and
+//    its member hold both CPUs, so on loom B's region runs alone instead of taking A's
+//    member's worker (3 threads on 2 CPUs; before, B got 2). Once B has ended, another
+//    pthread's region has its 2 threads again.
+// 2. A pthread that asked omp_get_max_threads() (2: alone) gets that team even if
+//    another pthread becomes active before its region: libraries size their regions by
+//    the routine, and OpenMP OpenBLAS's threads wait for one another (a smaller team
+//    never ends).
+// 3. omp_get_max_threads() asked while another pthread's region holds both CPUs
+//    answers 1 on loom, and the region that follows (no num_threads clause) has 1.
+// libomp and libgomp give every region what it asks for: the sizes are checked on loom
+// only (EXPECT_SHARED_CPUS); each region's work is checked everywhere.
 // loom-test: threads 2
 // loom-test: env-loom EXPECT_SHARED_CPUS=1
 // loom-test: timeout 60
@@ -19,16 +26,20 @@
 
 enum { N = 1000 };
 
-static atomic_int a_in_region;  // A's master is inside its region
-static atomic_int b_size;       // B's team size, 0 until B's region reported it
 static int expect_shared;
+static atomic_int first_in;  // the first pthread of a part is where the second may start
+static atomic_int second_result;  // what the second pthread saw (0: not yet)
 
-// A region of 2 threads summing 0..N-1; returns its team size, checks the sum.
-// `inside` runs on the master while the members are in the region.
-static int region_of_two(void (*inside)(void)) {
+static void wait_for(atomic_int* flag) {
+    while (atomic_load(flag) == 0) sched_yield();
+}
+
+// A region summing 0..N-1 (num_threads(want), or none when want is 0); returns its
+// team size and checks the sum. `inside` runs on the master while the team is up.
+static int region(int want, void (*inside)(void)) {
     int size = 0;
     long sum = 0;
-#pragma omp parallel num_threads(2) reduction(+ : sum)
+#pragma omp parallel num_threads(want > 0 ? want : omp_get_max_threads()) reduction(+ : sum)
     {
 #pragma omp for schedule(static)
         for (int i = 0; i < N; i++) sum += i;
@@ -42,43 +53,109 @@ static int region_of_two(void (*inside)(void)) {
     return size;
 }
 
-static void wait_for_b(void) {
-    atomic_store(&a_in_region, 1);
-    while (atomic_load(&b_size) == 0) sched_yield();
+static int plain_region(void) {
+    int size = 0;
+    long sum = 0;
+#pragma omp parallel reduction(+ : sum)
+    {
+#pragma omp for schedule(static)
+        for (int i = 0; i < N; i++) sum += i;
+#pragma omp master
+        size = omp_get_num_threads();
+    }
+    CHECK(sum == (long)N * (N - 1) / 2);
+    return size;
 }
 
-static void* thread_a(void* arg) {
+static void let_second_run(void) {
+    atomic_store(&first_in, 1);
+    wait_for(&second_result);
+}
+
+static void run_pair(void* (*first)(void*), void* (*second)(void*)) {
+    atomic_store(&first_in, 0);
+    atomic_store(&second_result, 0);
+    pthread_t a, b;
+    pthread_create(&a, NULL, first, NULL);
+    pthread_create(&b, NULL, second, NULL);
+    pthread_join(b, NULL);
+    pthread_join(a, NULL);
+}
+
+// Part 1.
+static void* region_letting_second_run(void* arg) {
     (void)arg;
-    int first = region_of_two(wait_for_b);
-    if (expect_shared) CHECK(first == 2);
+    int size = region(2, let_second_run);
+    if (expect_shared) CHECK(size == 2);
+    return NULL;
+}
+static void* region_of_two_inside_first(void* arg) {
+    (void)arg;
+    wait_for(&first_in);
+    atomic_store(&second_result, region(2, NULL));
+    return NULL;
+}
+static void* region_of_two(void* arg) {
+    (void)arg;
+    atomic_store(&second_result, region(2, NULL));
     return NULL;
 }
 
-static void* thread_b(void* arg) {
-    if (arg)
-        while (atomic_load(&a_in_region) == 0) sched_yield();
-    atomic_store(&b_size, region_of_two(NULL));
+// Part 2.
+static void* ask_then_region(void* arg) {
+    (void)arg;
+    int announced = omp_get_max_threads();
+    if (expect_shared) CHECK(announced == 2);
+    atomic_store(&first_in, 1);
+    wait_for(&second_result);  // the other pthread is inside its region now
+    int size = region(announced, NULL);
+    if (expect_shared) CHECK(size == announced);
+    atomic_store(&second_result, 2);  // it may leave its region
+    return NULL;
+}
+static void wait_until_first_done(void) {
+    atomic_store(&second_result, 1);
+    while (atomic_load(&second_result) != 2) sched_yield();
+}
+static void* region_until_first_done(void* arg) {
+    (void)arg;
+    wait_for(&first_in);
+    region(2, wait_until_first_done);
+    return NULL;
+}
+
+// Part 3.
+static void* ask_inside_first(void* arg) {
+    (void)arg;
+    wait_for(&first_in);
+    int announced = omp_get_max_threads();
+    int size = plain_region();
+    CHECK(size <= announced);
+    if (expect_shared) CHECK(announced == 1);
+    atomic_store(&second_result, 10 * announced + size);
     return NULL;
 }
 
 int main(void) {
     expect_shared = getenv("EXPECT_SHARED_CPUS") != NULL;
     CHECK(omp_get_max_threads() == 2);
-    pthread_t a, b;
-    pthread_create(&a, NULL, thread_a, NULL);
-    pthread_create(&b, NULL, thread_b, &a);
-    pthread_join(b, NULL);
-    pthread_join(a, NULL);
-    int bs = atomic_load(&b_size);
-    CHECK(bs >= 1 && bs <= 2);
-    if (expect_shared) CHECK(bs == 1);
 
-    // B is gone: a region of another thread outside the pool gets its 2 threads again.
+    run_pair(region_letting_second_run, region_of_two_inside_first);
+    int b_size = atomic_load(&second_result);
+    CHECK(b_size >= 1 && b_size <= 2);
+    if (expect_shared) CHECK(b_size == 1);
+    // Alone again: 2 threads.
     pthread_t c;
-    pthread_create(&c, NULL, thread_b, NULL);
+    pthread_create(&c, NULL, region_of_two, NULL);
     pthread_join(c, NULL);
-    if (expect_shared) CHECK(atomic_load(&b_size) == 2);
+    if (expect_shared) CHECK(atomic_load(&second_result) == 2);
 
-    if (failures == 0) printf("outside_masters_share_cpus: all passed (B's team %d)\n", bs);
+    run_pair(ask_then_region, region_until_first_done);
+
+    run_pair(region_letting_second_run, ask_inside_first);
+    int asked = atomic_load(&second_result);
+    if (expect_shared) CHECK(asked == 11);
+
+    if (failures == 0) printf("outside_masters_share_cpus: all passed (part 1: %d, part 3: %d)\n", b_size, asked);
     return failures != 0;
 }

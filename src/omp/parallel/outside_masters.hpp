@@ -41,6 +41,13 @@ private:
     thread_state* th_ = nullptr;
 };
 
+/// omp_get_max_threads() asked by `th` outside any region, with nthreads-var `n`: if
+/// the thread is outside the running pool, the team its next region can have (at most
+/// `n`), and it counts as active from now; else `n`. The answer bounds that region when
+/// it has no num_threads clause, and the region is not cut below it: libraries size
+/// their regions by the routine and some need every thread they were told of.
+int announce_outside_team(thread_state* th, int n) noexcept;
+
 /// Thread `th` ends: it stops counting at once (a joined pthread uses no CPU).
 void forget_outside_master(thread_state* th) noexcept;
 /// fork() child: only the forking thread `th` (may be null) is left.

@@ -137,6 +137,14 @@ struct team {
     team& operator=(const team&) = delete;
 };
 
+/// Workers the members of `t` hold: its lingering members', and those of retired ones
+/// that have not given theirs back yet (read by the master).
+inline int held_workers(const team* t) {
+    int held = 0;
+    for (int i = 1; i < t->capacity; ++i) held += t->slots[i].running ? 1 : 0;
+    return held;
+}
+
 /// Retires the lingering members of `th`'s cached teams and frees them, at the exit of
 /// thread `th` (its own call). Only when `th` is not inside a region it forked.
 void dismiss_hot_teams(thread_state* th);

@@ -128,6 +128,7 @@ struct thread_state {
     static constexpr int no_outside_slot = -2;
     int outside_slot = no_outside_slot;
     bool outside_in_region = false;
+    int announced_team = 0;  // omp_get_max_threads' answer for its next region (0: none)
     // Taskyields of this thread that skip their wait for a child being published, and
     // how many the next fruitless wait makes skip (run_held_child, tasking/task_yield.cpp).
     std::uint32_t yield_waits_skipped = 0;

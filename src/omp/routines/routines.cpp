@@ -17,6 +17,7 @@
 #include "parallel/thread.hpp"
 #include "routines/routines.hpp"
 #include "parallel/fork.hpp"
+#include "parallel/outside_masters.hpp"
 #include "parallel/promised.hpp"
 
 using namespace loom::omp;
@@ -71,8 +72,12 @@ LOOM_OMP_API int omp_get_max_threads() {
     implicit_task* it = th->current;
     int n = it->icv.nthreads > 0 ? it->icv.nthreads : default_nthreads_var();
     if (int tl = thread_limit_of(th, it); tl > 0) n = std::min(n, tl);
-    if (n > 1 && it == &th->initial && entered_from_loom_task(th, it))
-        n = 1 + promise_idle_workers(th, n - 1);
+    if (n > 1 && it == &th->initial) {
+        if (entered_from_loom_task(th, it))
+            n = 1 + promise_idle_workers(th, n - 1);
+        else
+            n = announce_outside_team(th, n);
+    }
     return n;
 }
 
