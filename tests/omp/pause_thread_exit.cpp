@@ -4,6 +4,10 @@
 // deleted the team an exiting thread was deleting: a double free, or a read of the
 // thread's deleted record). Rounds of short-lived threads, each running a few regions
 // and exiting while the main thread pauses in a loop; then a region gets its full team.
+// Not run on Debian's libomp 19: it dies of SIGSEGV in about 1 run in 60 of this
+// program (1 of 60 in a loop here, once in a full ctest run), its own pause racing
+// with the exiting threads; the test is known right on libgomp.
+// loom-test: runtimes loom libgomp
 // loom-test: threads 4
 // loom-test: timeout 120
 #include <omp.h>

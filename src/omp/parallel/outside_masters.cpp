@@ -28,7 +28,6 @@ namespace loom::omp {
 namespace {
 
 constexpr std::int64_t generation_ns = 1000000;
-constexpr int slots = 64;
 
 struct alignas(64) recent_masters {
     std::atomic<std::uint64_t> seen[2]{};
