@@ -4,12 +4,13 @@
 //    its member hold both CPUs, so on loom B's region runs alone instead of taking A's
 //    member's worker (3 threads on 2 CPUs; before, B got 2). Once B has ended, another
 //    pthread's region has its 2 threads again.
-// 2. A pthread that asked omp_get_max_threads() (2: alone) gets that team even if
-//    another pthread becomes active before its region: libraries size their regions by
-//    the routine, and OpenMP OpenBLAS's threads wait for one another (a smaller team
-//    never ends).
-// 3. omp_get_max_threads() asked while another pthread's region holds both CPUs
-//    answers 1 on loom, and the region that follows (no num_threads clause) has 1.
+// 2. A pthread that asked omp_get_max_threads() gets the team it was told of even if
+//    another pthread is active when its region starts: code sizes its regions by the
+//    routine, and OpenMP OpenBLAS's threads wait for one another (a smaller team never
+//    ends: 2 std::threads calling dgemm hung when such regions were cut).
+// 3. omp_get_max_threads() answers nthreads-var also while another pthread's region
+//    holds both CPUs: programs size arrays by the answer once and index them by thread
+//    number in later regions, so it must not vary with the load.
 // libomp and libgomp give every region what it asks for: the sizes are checked on loom
 // only (EXPECT_SHARED_CPUS); each region's work is checked everywhere.
 // loom-test: threads 2
@@ -105,7 +106,7 @@ static void* region_of_two(void* arg) {
 static void* ask_then_region(void* arg) {
     (void)arg;
     int announced = omp_get_max_threads();
-    if (expect_shared) CHECK(announced == 2);
+    CHECK(announced == 2);
     atomic_store(&first_in, 1);
     wait_for(&second_result);  // the other pthread is inside its region now
     int size = region(announced, NULL);
@@ -117,10 +118,12 @@ static void wait_until_first_done(void) {
     atomic_store(&second_result, 1);
     while (atomic_load(&second_result) != 2) sched_yield();
 }
+// A region of one thread: the other pthread's region would be cut to 1 beside it if it
+// had not asked, and worker 1 stays free for it.
 static void* region_until_first_done(void* arg) {
     (void)arg;
     wait_for(&first_in);
-    region(2, wait_until_first_done);
+    region(1, wait_until_first_done);
     return NULL;
 }
 
@@ -130,9 +133,8 @@ static void* ask_inside_first(void* arg) {
     wait_for(&first_in);
     int announced = omp_get_max_threads();
     int size = plain_region();
-    CHECK(size <= announced);
-    if (expect_shared) CHECK(announced == 1);
-    atomic_store(&second_result, 10 * announced + size);
+    CHECK(size >= 1 && size <= announced);
+    atomic_store(&second_result, announced);
     return NULL;
 }
 
@@ -154,8 +156,8 @@ int main(void) {
 
     run_pair(region_letting_second_run, ask_inside_first);
     int asked = atomic_load(&second_result);
-    if (expect_shared) CHECK(asked == 11);
+    CHECK(asked == 2);
 
-    if (failures == 0) printf("outside_masters_share_cpus: all passed (part 1: %d, part 3: %d)\n", b_size, asked);
+    if (failures == 0) printf("outside_masters_share_cpus: all passed (part 1: B had %d threads)\n", b_size);
     return failures != 0;
 }

@@ -515,14 +515,9 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
         requested = parallel_if ? n : 1;
         if (!parallel_if || parent->active_level >= parent->icv.max_active_levels) n = 1;
         if (globals().library == 0) n = 1;
-        // What omp_get_max_threads() told an outside master bounds a region without a
-        // num_threads clause (outside_masters.hpp).
-        if (outside.counted() && th->announced_team > 0 && req <= 0) n = std::min(n, th->announced_team);
         if (tl > 0 && n > 1) n = cg.take(parent, n, tl);
         child = child_icvs_of(parent->icv, push, tl);
     }
-    const bool announced = outside.counted() && th->announced_team > 0;
-    if (outside.counted()) th->announced_team = 0;
     int nworkers = pool_size();
     // A top-level region may grow the pool: to its own size, and when a list sizes its
     // nested levels, to what the whole nest can ask for (icv.cpp, nest_demand).
@@ -551,11 +546,11 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     int m = 1;
     int limit = std::min(n, t->capacity);
     // A thread outside the pool runs on a CPU of its own (outside_masters.hpp); its
-    // team's own lingering members count as its to keep or give back. Not after
-    // omp_get_max_threads() announced the team: a library may need every thread it
-    // was told of (OpenMP OpenBLAS's threads wait for one another).
+    // team's own lingering members count as its to keep or give back. Not once it
+    // asked omp_get_max_threads(): code that sized its regions by the answer may need
+    // every thread of it (OpenMP OpenBLAS's threads wait for one another).
     bool bounded = false;
-    if (outside.counted() && league_teams == 0 && !announced) {
+    if (outside.counted() && league_teams == 0 && !th->sized_by_max_threads) {
         const int cap = 1 + outside.members_allowed(nworkers, held_workers(t));
         bounded = cap < limit;
         limit = std::min(limit, cap);

@@ -17,10 +17,7 @@
 #include <chrono>
 #include <cstdint>
 
-#include "loom/ext/scheduler.hpp"
 #include "parallel/claims.hpp"
-#include "parallel/lifecycle.hpp"
-#include "parallel/team.hpp"
 #include "parallel/thread.hpp"
 
 namespace loom::omp {
@@ -103,29 +100,10 @@ outside_master::~outside_master() {
     th_->outside_in_region = false;
 }
 
-namespace {
-int allowed_members(int nworkers, int own, int masters) {
+int outside_master::members_allowed(int nworkers, int own) const noexcept {
+    const int masters = std::max(recent_count(), g_in_flight.load(std::memory_order_relaxed));
     const int held_by_others = claims::claimed_count(static_cast<unsigned>(nworkers)) - own;
     return std::max(0, nworkers - masters - std::max(0, held_by_others));
-}
-}  // namespace
-
-int outside_master::members_allowed(int nworkers, int own) const noexcept {
-    return allowed_members(nworkers, own,
-                           std::max(recent_count(), g_in_flight.load(std::memory_order_relaxed)));
-}
-
-int announce_outside_team(thread_state* th, int n) noexcept {
-    if (ext::current_worker() >= 0 || !ext::running()) return n;
-    const int nworkers = pool_size();
-    note_recent(th);
-    // This thread is about to run a region: it counts even if its bit found no slot.
-    const int masters = std::max(recent_count(), g_in_flight.load(std::memory_order_relaxed) + 1);
-    const team* hot = th->hot[0];
-    const int own = hot && !hot->busy ? held_workers(hot) : 0;
-    const int team = 1 + std::min(n - 1, allowed_members(nworkers, own, masters));
-    th->announced_team = team;
-    return team;
 }
 
 void forget_outside_master(thread_state* th) noexcept {

@@ -8,6 +8,11 @@
 // claim timesharing P CPUs (bench composition_regions: at P = 16, 5.5x the time of one
 // thread per region before).
 //
+// A thread that asked omp_get_max_threads() outside a region is never cut so: code may
+// size its regions by that answer (nthreads-var, which stays what it is) and need
+// every thread of it, as OpenMP OpenBLAS does (its threads wait for one another; cut
+// teams never ended). Its regions still count against the others'.
+//
 // A thread counts while it runs a top-level region and for 1 to 2 ms after it last
 // began one: between two regions it still runs on its CPU, and a count of regions in
 // flight alone missed every master the OS had preempted between two regions, whose
@@ -40,13 +45,6 @@ public:
 private:
     thread_state* th_ = nullptr;
 };
-
-/// omp_get_max_threads() asked by `th` outside any region, with nthreads-var `n`: if
-/// the thread is outside the running pool, the team its next region can have (at most
-/// `n`), and it counts as active from now; else `n`. The answer bounds that region when
-/// it has no num_threads clause, and the region is not cut below it: libraries size
-/// their regions by the routine and some need every thread they were told of.
-int announce_outside_team(thread_state* th, int n) noexcept;
 
 /// Thread `th` ends: it stops counting at once (a joined pthread uses no CPU).
 void forget_outside_master(thread_state* th) noexcept;

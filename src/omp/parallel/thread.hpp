@@ -124,11 +124,13 @@ struct thread_state {
     team* hot[hot_levels] = {};     // cached teams this thread forks at each level
     std::uint64_t affinity_shown = 0;  // OMP_DISPLAY_AFFINITY: last team shape shown
     // A thread outside the pool that runs regions (parallel/outside_masters.cpp): its
-    // bit among the recent masters (-1: none was free), and whether it is in one now.
+    // bit among the recent masters (-1: none was free), whether it is in one now.
     static constexpr int no_outside_slot = -2;
     int outside_slot = no_outside_slot;
     bool outside_in_region = false;
-    int announced_team = 0;  // omp_get_max_threads' answer for its next region (0: none)
+    // It asked omp_get_max_threads() outside a region: it may size its regions by the
+    // answer, so the outside-master count never cuts them.
+    bool sized_by_max_threads = false;
     // Taskyields of this thread that skip their wait for a child being published, and
     // how many the next fruitless wait makes skip (run_held_child, tasking/task_yield.cpp).
     std::uint32_t yield_waits_skipped = 0;

@@ -17,7 +17,6 @@
 #include "parallel/thread.hpp"
 #include "routines/routines.hpp"
 #include "parallel/fork.hpp"
-#include "parallel/outside_masters.hpp"
 #include "parallel/promised.hpp"
 
 using namespace loom::omp;
@@ -76,7 +75,7 @@ LOOM_OMP_API int omp_get_max_threads() {
         if (entered_from_loom_task(th, it))
             n = 1 + promise_idle_workers(th, n - 1);
         else
-            n = announce_outside_team(th, n);
+            th->sized_by_max_threads = true;  // outside_masters.hpp
     }
     return n;
 }
