@@ -2,8 +2,9 @@
 //
 // Recent masters are bits in two generation words: a master sets its bit (one per
 // thread, 64 of them) in the current word when it begins a region, and the generation
-// turns every `generation_ns`, clearing the older word; a bit counts while it is in
-// either word, so for 1 to 2 generations after the thread's last region began. A
+// turns every `generation_ns` (checked by the counting forks), clearing the older
+// word; a bit counts while it is in either word, so for 1 to 2 generations after the
+// thread's last region began. A
 // thread reads the word first and writes only if its bit is missing, so in steady
 // state the line stays shared. Threads past 64, and regions longer than a generation,
 // are covered by the count of regions in flight: the estimate is the larger of the
@@ -64,17 +65,26 @@ std::uint32_t current_generation() {
     std::int64_t start = g_recent.generation_start_ns.load(std::memory_order_relaxed);
     std::uint32_t gen = g_recent.generation.load(std::memory_order_relaxed);
     if (now - start < generation_ns) return gen;
+    const std::int64_t elapsed = now - start;
     if (!g_recent.generation_start_ns.compare_exchange_strong(start, now, std::memory_order_relaxed))
         return g_recent.generation.load(std::memory_order_relaxed);
+    // Two generations or more without a turn (no fork counted meanwhile): the bits of
+    // the current word are as old as the others.
+    if (elapsed >= 2 * generation_ns) g_recent.seen[gen & 1].store(0, std::memory_order_relaxed);
     g_recent.seen[(gen + 1) & 1].store(0, std::memory_order_relaxed);
     g_recent.generation.store(gen + 1, std::memory_order_relaxed);
     return gen + 1;
 }
 
+// Without reading the clock while the thread's bit is in the current word: the
+// generation turns when a region that wants members counts (members_allowed) or a
+// thread finds its bit missing, so a thread in steady state pays two loads here.
 void note_recent(thread_state* th) {
     const int slot = slot_of(th);
     if (slot < 0) return;
     const std::uint64_t bit = std::uint64_t{1} << slot;
+    const std::uint32_t gen = g_recent.generation.load(std::memory_order_relaxed);
+    if (g_recent.seen[gen & 1].load(std::memory_order_relaxed) & bit) return;
     std::atomic<std::uint64_t>& word = g_recent.seen[current_generation() & 1];
     if ((word.load(std::memory_order_relaxed) & bit) == 0) word.fetch_or(bit, std::memory_order_relaxed);
 }
@@ -101,6 +111,7 @@ outside_master::~outside_master() {
 }
 
 int outside_master::members_allowed(int nworkers, int own) const noexcept {
+    current_generation();  // bits older than two generations stop counting
     const int masters = std::max(recent_count(), g_in_flight.load(std::memory_order_relaxed));
     const int held_by_others = claims::claimed_count(static_cast<unsigned>(nworkers)) - own;
     return std::max(0, nworkers - masters - std::max(0, held_by_others));
