@@ -548,9 +548,10 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     // A thread outside the pool runs on a CPU of its own (outside_masters.hpp); its
     // team's own lingering members count as its to keep or give back. Not once it
     // asked omp_get_max_threads(): code that sized its regions by the answer may need
-    // every thread of it (OpenMP OpenBLAS's threads wait for one another).
+    // every thread of it (OpenMP OpenBLAS's threads wait for one another); nor for a
+    // strict num_threads clause, where fewer threads are an error.
     bool bounded = false;
-    if (outside.counted() && league_teams == 0 && !th->sized_by_max_threads) {
+    if (outside.counted() && league_teams == 0 && !th->sized_by_max_threads && push.severity == 0) {
         const int cap = 1 + outside.members_allowed(nworkers, held_workers(t));
         bounded = cap < limit;
         limit = std::min(limit, cap);
