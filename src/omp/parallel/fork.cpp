@@ -551,7 +551,8 @@ void fork_region(kmpc_micro fn, int argc, void** args, bool parallel_if, int lea
     // every thread of it (OpenMP OpenBLAS's threads wait for one another); nor for a
     // strict num_threads clause, where fewer threads are an error.
     bool bounded = false;
-    if (outside.counted() && league_teams == 0 && !th->sized_by_max_threads && push.severity == 0) {
+    if (outside.counted() && league_teams == 0 && !th->sized_by_max_threads &&
+        push.severity == 0) {
         const int cap = 1 + outside.members_allowed(nworkers, held_workers(t));
         bounded = cap < limit;
         limit = std::min(limit, cap);

@@ -66,7 +66,8 @@ std::uint32_t current_generation() {
     std::uint32_t gen = g_recent.generation.load(std::memory_order_relaxed);
     if (now - start < generation_ns) return gen;
     const std::int64_t elapsed = now - start;
-    if (!g_recent.generation_start_ns.compare_exchange_strong(start, now, std::memory_order_relaxed))
+    if (!g_recent.generation_start_ns.compare_exchange_strong(start, now,
+                                                              std::memory_order_relaxed))
         return g_recent.generation.load(std::memory_order_relaxed);
     // Two generations or more without a turn (no fork counted meanwhile): the bits of
     // the current word are as old as the others.

@@ -66,6 +66,8 @@ LOOM_OMP_API int omp_get_num_threads() { return current_task()->nthreads; }
 // the team such a region gets, and claims those workers for it (promised.hpp).
 // Libraries size their regions by it and some need every member they ask for: OpenMP
 // OpenBLAS's threads wait for one another, and a smaller team than announced never ends.
+// A thread outside the pool gets nthreads-var, and its regions are not cut by the count
+// of outside masters from then on (parallel/outside_masters.hpp).
 LOOM_OMP_API int omp_get_max_threads() {
     thread_state* th = this_thread();
     implicit_task* it = th->current;
