@@ -23,6 +23,7 @@
 #include "gomp/task.hpp"
 #include "gomp/task_abi.hpp"
 #include "parallel/team.hpp"
+#include "routines/routines.hpp"
 #include "sync/barrier.hpp"
 #include "tasking/task.hpp"
 
@@ -289,7 +290,7 @@ LOOM_OMP_API unsigned GOMP_parallel_reductions(gomp::body_fn fn, void* data, uns
     auto* reductions = *static_cast<std::uintptr_t**>(data);
     // The team is at most this large (num_threads, else nthreads-var); the chunks of
     // members it does not get stay zeroed and are not combined.
-    const int most = num_threads ? static_cast<int>(num_threads) : omp_get_max_threads();
+    const int most = num_threads ? static_cast<int>(num_threads) : max_threads(false);
     gomp::register_chunks(reductions, nullptr, nullptr, static_cast<unsigned>(most > 0 ? most : 1));
     gomp::parallel_reduction r{fn, data, reductions};
     gomp::fork(&gomp::parallel_reduction_body, &r, num_threads, flags);

@@ -66,9 +66,9 @@ LOOM_OMP_API int omp_get_num_threads() { return current_task()->nthreads; }
 // the team such a region gets, and claims those workers for it (promised.hpp).
 // Libraries size their regions by it and some need every member they ask for: OpenMP
 // OpenBLAS's threads wait for one another, and a smaller team than announced never ends.
-// A thread outside the pool gets nthreads-var, and its regions are not cut by the count
-// of outside masters from then on (parallel/outside_masters.hpp).
-LOOM_OMP_API int omp_get_max_threads() {
+// A thread outside the pool gets nthreads-var, and when the program asked, its regions
+// are not cut by the count of outside masters from then on (outside_masters.hpp).
+int loom::omp::max_threads(bool program_asks) {
     thread_state* th = this_thread();
     implicit_task* it = th->current;
     int n = it->icv.nthreads > 0 ? it->icv.nthreads : default_nthreads_var();
@@ -76,11 +76,13 @@ LOOM_OMP_API int omp_get_max_threads() {
     if (n > 1 && it == &th->initial) {
         if (entered_from_loom_task(th, it))
             n = 1 + promise_idle_workers(th, n - 1);
-        else
-            th->sized_by_max_threads = true;  // outside_masters.hpp
+        else if (program_asks)
+            th->sized_by_max_threads = true;
     }
     return n;
 }
+
+LOOM_OMP_API int omp_get_max_threads() { return max_threads(true); }
 
 LOOM_OMP_API int omp_get_thread_num() { return current_task()->tid; }
 

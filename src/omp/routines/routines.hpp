@@ -14,5 +14,8 @@ int target_offload_kind();
 /// omp_pause_resource_all(kind): 1 soft, 2 hard release the pool's workers (the next
 /// region restarts it); -1 for any other kind.
 int pause_resources(int kind);
+/// omp_get_max_threads(); `program_asks` false for the runtime's own callers (they size
+/// buffers by it), whose asking must not mark the thread as sizing its regions by it.
+int max_threads(bool program_asks);
 
 }  // namespace loom::omp
