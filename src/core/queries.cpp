@@ -9,6 +9,11 @@ unsigned worker_count() { return core::ensure_pool().size(); }
 
 unsigned grow_workers(unsigned n) { return core::ensure_pool().grow(n); }
 
+bool pool_oversubscribed() noexcept {
+    core::pool* p = core::current_pool();
+    return p && p->oversubscribed();
+}
+
 int current_worker() noexcept {
     core::worker* w = core::this_worker_here();
     return w ? static_cast<int>(w->index) : -1;

@@ -59,6 +59,10 @@ LOOM_EXPORT unsigned worker_count();
 /// most 4096 and the limit of an earlier refusal; the workers that exist keep
 /// running. Callable from tasks. Returns the pool's size afterwards.
 LOOM_EXPORT unsigned grow_workers(unsigned n);
+/// True while the running pool has more workers than CPUs the process may use: its
+/// affinity mask (the real one also on a simulated machine) and cgroup CPU quota, the
+/// count the workers' own idle spin gives up by. For layers that wait on their own.
+LOOM_EXPORT bool pool_oversubscribed() noexcept;
 /// Whether worker `w` runs a task at this moment (false for a worker that does not
 /// exist). A snapshot: it may take a task right after.
 LOOM_EXPORT bool worker_in_task(unsigned w) noexcept;

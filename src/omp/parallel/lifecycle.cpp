@@ -7,7 +7,6 @@
 #include "parallel/lifecycle.hpp"
 
 #include <pthread.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,7 +20,6 @@
 #include "env/env.hpp"
 #include "env/env_text.hpp"
 #include "env/icv.hpp"
-#include "loom/ext/machine.hpp"
 #include "loom/ext/scheduler.hpp"
 #include "env/places.hpp"
 #include "parallel/team.hpp"
@@ -60,7 +58,6 @@ bool quiesce(int own) {
 void unquiesce() { g_quiet.store(false, std::memory_order_seq_cst); }
 std::once_flag g_once;
 std::atomic<bool> g_exiting{false};
-std::atomic<bool> g_oversubscribed{false};
 
 // libloom-omp depends on libloom, so the loader runs this library's destructors before
 // libloom's exit hook shuts the scheduler down (which waits for every task).
@@ -122,26 +119,13 @@ void first_use() {
     check_foreign_runtimes();
 }
 
-// The CPUs the workers really share: on a simulated machine (HWLOC_SYNTHETIC,
-// HWLOC_XMLFILE) the process's affinity mask, which nothing binds there, not the
-// simulated processors. With 16 simulated cores on 2 CPUs, waiters that did not know
-// the pool was oversubscribed spun out their time slices: 8 pthreads with regions of 8
-// threads took 26-41 s instead of 0.24 s.
-std::size_t cpus_to_share() {
-    if (!ext::machine_is_simulated()) return process_cpu_count();
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return process_cpu_count();
-    return static_cast<std::size_t>(CPU_COUNT(&set));
-}
-
 void start_locked(unsigned n) {
-    const std::size_t process_cpus = cpus_to_share();
+    process_cpu_count();  // read before the pool binds this thread
     if (!ext::running()) {
         claims::reset();
         ext::start(options(n));
     }
     const std::size_t workers = ext::worker_count();
-    g_oversubscribed.store(workers > process_cpus, std::memory_order_relaxed);
     g_start_size.store(static_cast<int>(workers), std::memory_order_relaxed);
     g_pool_size.store(static_cast<int>(workers), std::memory_order_release);
 }
@@ -159,7 +143,6 @@ int grow_pool_locked(Target target) {
     n = within_thread_limit(n);
     if (n <= cur || !ext::running()) return cur;
     const auto workers = static_cast<int>(ext::grow_workers(static_cast<unsigned>(n)));
-    g_oversubscribed.store(static_cast<std::size_t>(workers) > process_cpu_count(), std::memory_order_relaxed);
     g_pool_size.store(workers, std::memory_order_release);
     return workers;
 }
@@ -220,8 +203,6 @@ void enter_region() noexcept {
 }
 
 void leave_region() noexcept { g_in_flight.fetch_sub(1, std::memory_order_seq_cst); }
-
-bool pool_oversubscribed() noexcept { return g_oversubscribed.load(std::memory_order_relaxed); }
 
 std::size_t process_cpu_count() {
     // Counted before the first pool starts (ensure_pool calls this first): the scheduler

@@ -126,7 +126,7 @@ bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served
     // spins the full 100 us doubles the CPU the gap costs.
     const long budget = spin_budget_fixed() ? spin_budget_us() : ext::idle_spin_budget_us();
     // More workers than CPUs: a member of the running region may need this CPU.
-    const unsigned spins = spins_before_yield(pool_oversubscribed());
+    const unsigned spins = spins_before_yield(ext::pool_oversubscribed());
     const auto begin = std::chrono::steady_clock::now();
     bool reserved_now = false;  // the CAS that would retire it found a reservation
     for (unsigned k = 1;; ++k) {

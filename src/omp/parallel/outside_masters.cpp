@@ -4,12 +4,11 @@
 // thread, 64 of them) in the current word when it begins a region, and the generation
 // turns every `generation_ns` (checked by the counting forks), clearing the older
 // word; a bit counts while it is in either word, so for 1 to 2 generations after the
-// thread's last region began. A
-// thread reads the word first and writes only if its bit is missing, so in steady
-// state the line stays shared. Threads past 64, and regions longer than a generation,
-// are covered by the count of regions in flight: the estimate is the larger of the
-// two. Everything here steers team sizes and orders nothing: relaxed, and a stale read
-// costs a member too many or too few for one region.
+// thread's last region began. A thread reads the word first and writes only if its bit
+// is missing, so in steady state the line stays shared. Threads past 64, and regions
+// longer than a generation, are covered by the count of regions in flight: the
+// estimate is the larger of the two. Everything here steers team sizes and orders
+// nothing: relaxed, and a stale read costs a member too many or too few for one region.
 #include "parallel/outside_masters.hpp"
 
 #include <algorithm>

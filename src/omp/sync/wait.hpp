@@ -86,7 +86,7 @@ void spin_until(Cond cond, unsigned spins = long_spins) {
 }
 
 /// Spin rounds before yielding for waits whose length is unknown: unbounded unless the
-/// pool has more workers than CPUs (pool_oversubscribed).
+/// pool has more workers than CPUs (ext::pool_oversubscribed).
 inline unsigned spins_before_yield(bool oversubscribed) noexcept {
     return oversubscribed ? short_spins : ~0u;
 }
@@ -120,8 +120,6 @@ inline void wake(sleeper& s) noexcept {
 void sleep_until(bool (*done)(const void*), const void* arg, sleeper& s) noexcept;
 
 long current_spin_budget_us() noexcept;
-/// True if the pool has more workers than the CPUs this process may use.
-bool pool_oversubscribed() noexcept;
 
 /// True if the calling context resumes on the same worker when it parks: a member task
 /// (ext::submit_to), or the slot-0 thread on its native stack.
@@ -149,7 +147,7 @@ void wait_until(Done done, sleeper& s, implicit_task* it) {
     if (budget != 0) {
         // More workers than CPUs: the member we wait for may need this CPU, so give it
         // up soon (as libomp yields when oversubscribed) instead of spinning a time slice.
-        const unsigned spins = spins_before_yield(pool_oversubscribed());
+        const unsigned spins = spins_before_yield(ext::pool_oversubscribed());
         for (unsigned i = 1;; ++i) {
             if (done()) return;
             if (g_task_hooks.run_one && it && g_task_hooks.run_one(it)) {
