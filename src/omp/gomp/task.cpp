@@ -16,6 +16,7 @@
 #include "gomp/task.hpp"
 #include "gomp/task_abi.hpp"
 #include "tasking/dep.hpp"
+#include "tasking/inline_task.hpp"
 #include "tasking/task.hpp"
 #include "worksharing/cancel.hpp"
 
@@ -84,12 +85,12 @@ void wait_fulfilled(kmp_task_t* kt) {
 // call costs the no-tool path ~38 instructions per task (callgrind, fib with a task
 // per call).
 template <tasking::tool_state Tool>
-[[gnu::always_inline]] inline kmp_task_t* make_task(const task_spec& s, bool copy, void* detach,
-                                                    bool with_node) {
+[[gnu::always_inline]] inline kmp_task_t* make_task(const tasking::here& h, const task_spec& s, bool copy,
+                                                    void* detach, bool with_node) {
     const std::size_t align = s.arg_align > 0 ? static_cast<std::size_t>(s.arg_align) : 1;
     const bool block = copy && s.arg_size > 0;
     const std::size_t room = block ? static_cast<std::size_t>(s.arg_size) + align - 1 : 0;
-    kmp_task_t* kt = tasking::allocate<Tool>(tasking::current_here(), kmpc_flags(s),
+    kmp_task_t* kt = tasking::allocate<Tool>(h, kmpc_flags(s),
                                              sizeof(kmp_task_t) + sizeof(body) + room, 0,
                                              &run_body, with_node);
     kt->data2.priority = s.priority;
@@ -114,7 +115,7 @@ template <tasking::tool_state Tool>
 }  // namespace
 
 kmp_task_t* new_task(const task_spec& s, bool copy, void* detach, bool with_node) {
-    return make_task<tasking::tool_state::unknown>(s, copy, detach, with_node);
+    return make_task<tasking::tool_state::unknown>(tasking::current_here(), s, copy, detach, with_node);
 }
 
 void* task_arg(kmp_task_t* kt) noexcept { return body_of(kt)->arg; }
@@ -129,6 +130,35 @@ void run_undeferred(kmp_task_t* kt) {
     tasking::undeferred_task_end(kt);
 }
 
+namespace {
+
+// The largest argument block run_now copies onto this stack (libgomp copies any size
+// onto its thread's stack; a fiber's stack is smaller). A larger one takes the general
+// path, whose record holds the copy.
+constexpr long stack_copy_limit = 1024;
+
+}  // namespace
+
+bool run_now(tasking::here h, task_spec s) {
+    if (!s.cpyfn) {
+        ext::task* rec = tasking::begin_inline(h, (s.flags & task_final) != 0);
+        s.fn(s.data);
+        tasking::end_inline(h, rec);
+        return true;
+    }
+    const long align = s.arg_align > 0 ? s.arg_align : 1;
+    if (s.arg_size > stack_copy_limit || align > stack_copy_limit) return false;
+    // The copy is made under the task's identity (task.c: thr->task is set first): its
+    // copy constructors belong to the task's data environment.
+    char* block = static_cast<char*>(__builtin_alloca(static_cast<std::size_t>(s.arg_size + align - 1)));
+    char* a = align_up(block, static_cast<std::size_t>(align));
+    ext::task* rec = tasking::begin_inline(h, (s.flags & task_final) != 0);
+    s.cpyfn(a, s.data);
+    s.fn(a);
+    tasking::end_inline(h, rec);
+    return true;
+}
+
 }  // namespace loom::omp::gomp
 
 using namespace loom::omp;
@@ -138,11 +168,19 @@ namespace {
 
 // if(0): wait for the predecessors, then run at once (task.c GOMP_task). Without a
 // cpyfn libgomp runs fn on the caller's block itself; so does loom.
+// Without a tool (Observed false) and without detach, it runs as an inline task
+// (tasking/inline_task.hpp); else through a record that carries the OMPT events and
+// the detach event.
+// Out of line: the list's inline entries would make every caller's frame larger.
+[[gnu::noinline]] void wait_for_depend(void** depend) {
+    gomp::depend_list l(depend);
+    tasking::wait_deps(l.size(), l.data(), 0, nullptr);
+}
+
+template <bool Observed>
 void undeferred(const gomp::task_spec& s, void** depend, void* detach) {
-    if ((s.flags & gomp::task_depend) && depend) {
-        gomp::depend_list l(depend);
-        tasking::wait_deps(l.size(), l.data(), 0, nullptr);
-    }
+    if ((s.flags & gomp::task_depend) && depend) wait_for_depend(depend);
+    if (!Observed && !(s.flags & gomp::task_detach) && gomp::run_now(tasking::current_here(), s)) return;
     gomp::run_undeferred(gomp::new_task(s, s.cpyfn != nullptr, detach));
 }
 
@@ -170,14 +208,22 @@ template <bool Observed>
     const gomp::task_spec s{fn, data, cpyfn, arg_size, arg_align, flags,
                             (flags & gomp::task_priority) ? priority : 0};
     if (!if_clause) {
-        undeferred(s, depend, detach);
+        undeferred<Observed>(s, depend, detach);
         return;
     }
-    // Final tasks, descendants of final tasks and tasks of a team of one are included
-    // by the launch itself (tasking/task.cpp), as for clang.
     const bool with_deps = (flags & gomp::task_depend) && depend;
+    const tasking::here h = tasking::current_here();
+    // A descendant of a final task or a task of a team of one is included: without a
+    // tool, depend, detach or a trace to draw it in, it runs as an inline task, as
+    // libgomp runs it (task.c: the undeferred path serves final tasks and teams of
+    // one). Otherwise the launch includes it (tasking/task_create.hpp), as for clang.
+    if (!Observed && (h.rc->immediate || (h.rc->current && (tasking::record_of(h.rc->current)->flags &
+                                                             tasking::f_final)))) [[unlikely]] {
+        if (!with_deps && !(flags & gomp::task_detach) && !loom::ext::tracing() && gomp::run_now(h, s))
+            return;
+    }
     constexpr auto tool = Observed ? tasking::tool_state::present : tasking::tool_state::absent;
-    kmp_task_t* kt = gomp::make_task<tool>(s, true, detach, with_deps);
+    kmp_task_t* kt = gomp::make_task<tool>(h, s, true, detach, with_deps);
     if (with_deps) {
         gomp::depend_list l(depend);
         tasking::task_spawn_with_deps(kt, l.size(), l.data(), 0, nullptr);

@@ -39,6 +39,12 @@ void* task_arg(kmp_task_t* kt) noexcept;
 /// returns when it completed (with detach: when its event was fulfilled, task.c).
 void run_undeferred(kmp_task_t* kt);
 
+/// Runs the task here and now as an inline task (tasking/inline_task.hpp) of the
+/// running task: fn on spec.data itself, or on a copy on this stack when there is a
+/// cpyfn (libgomp task.c). False, having done nothing, when the block is too large
+/// for the stack: the caller then takes the general path. Without a tool only.
+bool run_now(tasking::here h, task_spec spec);
+
 /// gcc's depend array as kmpc dependence entries (depend.cpp): at most 8 inline.
 class depend_list {
 public:

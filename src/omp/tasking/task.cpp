@@ -5,6 +5,7 @@
 // task.hpp and docs/omp_tasks.md.
 #include "loom/ext/trace.hpp"
 #include "tasking/task.hpp"
+#include "tasking/inline_task.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -534,6 +535,13 @@ void complete(ext::task* rec, bool owner_inline) noexcept {
 }
 
 void discard(ext::task* rec) noexcept { free_record(rec); }
+
+void end_inline_counted(ext::task* rec) noexcept {
+    end_icv_scope(rec);
+    parent_node(rec)->created += 1;
+    release_target(rec)->unreleased += 1;
+    complete(rec, true);
+}
 
 void make_ready(ext::task* rec) noexcept { create_detail::queue_task(rec); }
 
