@@ -384,7 +384,7 @@ future<std::decay_t<T>> make_ready_future(T&& v) {
     using V = std::decay_t<T>;
     auto* st = new detail::shared_state<V>(1);
     try {
-        st->set_value(std::forward<T>(v));
+        st->set_value_unshared(std::forward<T>(v));
     } catch (...) {
         delete st;
         throw;
@@ -394,14 +394,14 @@ future<std::decay_t<T>> make_ready_future(T&& v) {
 
 inline future<void> make_ready_future() {
     auto* st = new detail::shared_state<void>(1);
-    st->set_value();
+    st->set_value_unshared();
     return detail::state_access::make_future(st);
 }
 
 template <class T>
 future<T> make_exceptional_future(std::exception_ptr e) {
     auto* st = new detail::shared_state<T>(1);
-    st->set_exception(std::move(e));
+    st->set_exception_unshared(std::move(e));
     return detail::state_access::make_future(st);
 }
 

@@ -65,6 +65,12 @@ public:
     /// Everything written before set() happens-before each registered entry runs.
     LOOM_EXPORT void set() noexcept;
 
+    /// set() for an event no other thread can reach yet, with nothing registered (a
+    /// future made ready as it is created): a store instead of set()'s
+    /// read-modify-write. Whoever is handed the event later is ordered after this by
+    /// the hand-over itself; release keeps is_set()'s acquire pairing with it anyway.
+    void set_unshared() noexcept { head_.store(set_mark, std::memory_order_release); }
+
     /// Returns once the event is set (parks the calling task, or blocks a thread
     /// outside the pool).
     LOOM_EXPORT void wait() noexcept;

@@ -81,6 +81,12 @@ public:
         status_ = status::exception;
         ready_.set();
     }
+    /// set_exception for a state nobody else holds yet (event::set_unshared).
+    void set_exception_unshared(std::exception_ptr e) noexcept {
+        exc_ = std::move(e);
+        status_ = status::exception;
+        ready_.set_unshared();
+    }
 
     /// Runs `t` (a continuation task) when the state is ready: now if it already is.
     void add_continuation(ext::task* t) noexcept {
@@ -143,13 +149,24 @@ public:
 
     template <class... A>
     void set_value(A&&... a) {
-        ::new (static_cast<void*>(std::addressof(value_))) T(std::forward<A>(a)...);
-        status_ = status::value;
+        emplace(std::forward<A>(a)...);
         ready_.set();
+    }
+    /// set_value for a state nobody else holds yet (make_ready_future).
+    template <class... A>
+    void set_value_unshared(A&&... a) {
+        emplace(std::forward<A>(a)...);
+        ready_.set_unshared();
     }
     T& value() noexcept { return value_; }
 
 private:
+    template <class... A>
+    void emplace(A&&... a) {
+        ::new (static_cast<void*>(std::addressof(value_))) T(std::forward<A>(a)...);
+        status_ = status::value;
+    }
+
     union {
         T value_;
     };
@@ -164,6 +181,11 @@ public:
         status_ = status::value;
         ready_.set();
     }
+    void set_value_unshared(T& r) noexcept {
+        ptr_ = std::addressof(r);
+        status_ = status::value;
+        ready_.set_unshared();
+    }
     T& value() noexcept { return *ptr_; }
 
 private:
@@ -177,6 +199,10 @@ public:
     void set_value() noexcept {
         status_ = status::value;
         ready_.set();
+    }
+    void set_value_unshared() noexcept {
+        status_ = status::value;
+        ready_.set_unshared();
     }
     void value() noexcept {}
 };
