@@ -211,7 +211,7 @@ private:
                                                          std::move(before), op_, un_).total);
             return;
         }
-        T aggregate = fold_range<T>(first_ + b, first_ + e, op_, un_);
+        T aggregate = fold(b, e);
         std::optional<T> before;
         if (c == 0) {
             before = init_;
@@ -224,8 +224,35 @@ private:
                 return;
             }
         }
-        publish_inclusive(me, before ? T(std::invoke(op_, *before, std::move(aggregate))) : std::move(aggregate));
+        publish_inclusive(me, before ? join(*before, std::move(aggregate)) : std::move(aggregate));
         scan_range<Inclusive>(first_ + b, first_ + e, out_ + std::ptrdiff_t(b), std::move(before), op_, un_);
+    }
+
+    // The integer sums of the vector kernel (integer_sum_scan) fold and join chunks in
+    // unsigned arithmetic, as the kernel scans: a signed sum that overflows wraps the
+    // same way in every part of the scan instead of being undefined in some
+    // (UndefinedBehaviorSanitizer saw the join overflow where the kernel had wrapped).
+    static constexpr bool wrapping_sum = integer_sum_scan<In, Out, T, Op, Un>;
+
+    T join(T a, T b) {
+        if constexpr (wrapping_sum) {
+            using U = std::make_unsigned_t<T>;
+            return T(U(U(a) + U(b)));
+        } else {
+            return T(std::invoke(op_, std::move(a), std::move(b)));
+        }
+    }
+
+    // The fold of elements [b, e).
+    T fold(std::size_t b, std::size_t e) {
+        if constexpr (wrapping_sum) {
+            using U = std::make_unsigned_t<T>;
+            U sum = 0;
+            for (auto it = first_ + b, end = first_ + e; it != end; ++it) sum = U(sum + U(*it));
+            return T(sum);
+        } else {
+            return fold_range<T>(first_ + b, first_ + e, op_, un_);
+        }
     }
 
     static void publish_inclusive(scan_chunk_state<T>& s, T total) {
@@ -237,7 +264,7 @@ private:
     std::optional<T> look_back(std::size_t c) {
         std::optional<T> between;  // fold of chunks j+1 .. c-1
         auto prepend = [&](T part) -> T {
-            return between ? T(std::invoke(op_, std::move(part), std::move(*between))) : std::move(part);
+            return between ? join(std::move(part), std::move(*between)) : std::move(part);
         };
         for (std::size_t j = c; j-- > 0;) {
             switch (wait_for(j)) {
@@ -247,8 +274,8 @@ private:
                 case chunk_published::nothing: {
                     // Out of patience: fold chunk j here (chunk 0 starts from init).
                     const std::size_t b = j * chunk_;
-                    T part = fold_range<T>(first_ + b, first_ + std::min(n_, b + chunk_), op_, un_);
-                    if (j == 0 && init_) part = std::invoke(op_, *init_, std::move(part));
+                    T part = fold(b, std::min(n_, b + chunk_));
+                    if (j == 0 && init_) part = join(*init_, std::move(part));
                     between.emplace(prepend(std::move(part)));
                     if (j == 0) return between;
                     break;
