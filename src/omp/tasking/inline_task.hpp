@@ -26,23 +26,13 @@ namespace loom::omp::tasking {
 /// calls end_inline.
 inline ext::task* begin_inline(const here& h, bool final_clause) {
     ext::task* rec = new_record();
-    tdata* parent = h.rc->current;
-    node* pn = parent ? &parent->n : &h.rc->n;
-    rec->owner = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(pn) | (parent ? 1 : 0));
-    rec->run = &run_entry;
-    const bool in_final = parent && (record_of(parent)->flags & f_final);
     // Not f_running: only an untied clang task re-queueing itself reads it.
-    rec->flags = static_cast<std::uint8_t>(f_tied | ((final_clause || in_final) ? f_final : 0));
-    rec->user = in_final ? (u_explicit | u_included) : u_explicit;
-    tdata* d = data_of(rec);
-    ::new (&d->n) node;
-    d->root = parent ? parent->root : h.rc;
-    d->slot = current_group(h);
+    make_child(h, rec, f_tied, final_clause);
     kmp_task_t* kt = ktask_of(rec);
     kt->shareds = nullptr;
     kt->routine = nullptr;
     kt->part_id = 0;
-    h.rc->current = d;
+    h.rc->current = data_of(rec);
     return rec;
 }
 

@@ -32,6 +32,24 @@ inline std::size_t heap_storage(std::size_t need) noexcept {
     return bytes > ext::max_pooled_storage ? bytes : ext::max_pooled_storage + 1;
 }
 
+/// Makes record `rec` a child of the running task of `h`: its parent link, its flags
+/// (`own_flags`, plus f_final when `final_clause` or when the parent is final, whose
+/// children are included), an empty node, the implicit-task context and the taskgroup
+/// it is created in.
+inline void make_child(const here& h, ext::task* rec, std::uint8_t own_flags, bool final_clause) noexcept {
+    tdata* parent = h.rc->current;
+    node* pn = parent ? &parent->n : &h.rc->n;
+    rec->owner = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(pn) | (parent ? 1 : 0));
+    rec->run = &run_entry;
+    const bool in_final = parent && (record_of(parent)->flags & f_final);
+    rec->flags = static_cast<std::uint8_t>(own_flags | ((final_clause || in_final) ? f_final : 0));
+    rec->user = in_final ? (u_explicit | u_included) : u_explicit;
+    tdata* d = data_of(rec);
+    ::new (&d->n) node;
+    d->root = parent ? parent->root : h.rc;
+    d->slot = current_group(h);
+}
+
 template <tool_state Tool>
 inline kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_task,
                      std::size_t sizeof_shareds, kmp_routine_entry_t routine, bool with_node) {
@@ -54,20 +72,9 @@ inline kmp_task_t* allocate(const here& h, kmp_int32 flags, std::size_t sizeof_t
         rec = allocate_or_stop([storage] { return ext::allocate_large_task(storage); },
                                "a task record", storage);
     }
-    tdata* parent = h.rc->current;
-    node* pn = parent ? &parent->n : &h.rc->n;
-    rec->owner = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(pn) | (parent ? 1 : 0));
-    rec->run = &run_entry;
     if (flags & kf_tied) fl |= f_tied;
-    const bool in_final = parent && (record_of(parent)->flags & f_final);
-    if ((flags & kf_final) || in_final) fl |= f_final;
     if (flags & kf_destructors) fl |= f_destructors;
-    rec->flags = fl;
-    rec->user = in_final ? (u_explicit | u_included) : u_explicit;
-    tdata* d = data_of(rec);
-    ::new (&d->n) node;
-    d->root = parent ? parent->root : h.rc;
-    d->slot = current_group(h);
+    make_child(h, rec, fl, (flags & kf_final) != 0);
     kmp_task_t* kt = ktask_of(rec);
     kt->shareds = sizeof_shareds ? reinterpret_cast<char*>(kt) + shareds_off : nullptr;
     kt->routine = routine;
