@@ -140,21 +140,18 @@ constexpr long stack_copy_limit = 1024;
 }  // namespace
 
 bool run_now(tasking::here h, task_spec s) {
-    if (!s.cpyfn) {
-        ext::task* rec = tasking::begin_inline(h, (s.flags & task_final) != 0);
-        s.fn(s.data);
-        tasking::end_inline(h, rec);
-        return true;
+    void* arg = s.data;
+    if (s.cpyfn) {
+        const long align = s.arg_align > 0 ? s.arg_align : 1;
+        if (s.arg_size > stack_copy_limit || align > stack_copy_limit) return false;
+        char* block = static_cast<char*>(__builtin_alloca(static_cast<std::size_t>(s.arg_size + align - 1)));
+        arg = align_up(block, static_cast<std::size_t>(align));
     }
-    const long align = s.arg_align > 0 ? s.arg_align : 1;
-    if (s.arg_size > stack_copy_limit || align > stack_copy_limit) return false;
+    ext::task* rec = tasking::begin_inline(h, (s.flags & task_final) != 0);
     // The copy is made under the task's identity (task.c: thr->task is set first): its
     // copy constructors belong to the task's data environment.
-    char* block = static_cast<char*>(__builtin_alloca(static_cast<std::size_t>(s.arg_size + align - 1)));
-    char* a = align_up(block, static_cast<std::size_t>(align));
-    ext::task* rec = tasking::begin_inline(h, (s.flags & task_final) != 0);
-    s.cpyfn(a, s.data);
-    s.fn(a);
+    if (s.cpyfn) s.cpyfn(arg, s.data);
+    s.fn(arg);
     tasking::end_inline(h, rec);
     return true;
 }
@@ -166,17 +163,19 @@ namespace gomp = loom::omp::gomp;
 
 namespace {
 
-// if(0): wait for the predecessors, then run at once (task.c GOMP_task). Without a
-// cpyfn libgomp runs fn on the caller's block itself; so does loom.
-// Without a tool (Observed false) and without detach, it runs as an inline task
-// (tasking/inline_task.hpp); else through a record that carries the OMPT events and
-// the detach event.
-// Out of line: the list's inline entries would make every caller's frame larger.
+// Waits for the tasks gcc's depend array names (task.c: an undeferred task's
+// predecessors, taskwait depend). Out of line: the list's inline entries would make
+// every caller's frame larger.
 [[gnu::noinline]] void wait_for_depend(void** depend) {
     gomp::depend_list l(depend);
     tasking::wait_deps(l.size(), l.data(), 0, nullptr);
 }
 
+// if(0): wait for the predecessors, then run at once (task.c GOMP_task). Without a
+// cpyfn libgomp runs fn on the caller's block itself; so does loom.
+// Without a tool (Observed false) and without detach, it runs as an inline task
+// (tasking/inline_task.hpp); else through a record that carries the OMPT events and
+// the detach event.
 template <bool Observed>
 void undeferred(const gomp::task_spec& s, void** depend, void* detach) {
     if ((s.flags & gomp::task_depend) && depend) wait_for_depend(depend);
@@ -217,8 +216,7 @@ template <bool Observed>
     // tool, depend, detach or a trace to draw it in, it runs as an inline task, as
     // libgomp runs it (task.c: the undeferred path serves final tasks and teams of
     // one). Otherwise the launch includes it (tasking/task_create.hpp), as for clang.
-    if (!Observed && (h.rc->immediate || (h.rc->current && (tasking::record_of(h.rc->current)->flags &
-                                                             tasking::f_final)))) [[unlikely]] {
+    if (!Observed && (h.rc->immediate || tasking::running_task_is_final(h))) [[unlikely]] {
         if (!with_deps && !(flags & gomp::task_detach) && !loom::ext::tracing() && gomp::run_now(h, s))
             return;
     }
@@ -260,8 +258,7 @@ LOOM_OMP_API void GOMP_taskwait() {
 // for the listed dependences only.
 LOOM_OMP_API void GOMP_taskwait_depend(void** depend) {
     LOOM_OMPT_ENTER();
-    gomp::depend_list l(depend);
-    tasking::wait_deps(l.size(), l.data(), 0, nullptr);
+    wait_for_depend(depend);
 }
 
 LOOM_OMP_API void GOMP_taskyield() { tasking::task_yield(); }

@@ -44,15 +44,10 @@ void end_inline_counted(ext::task* rec) noexcept;
 
 /// Ends a task begun by begin_inline, on the same context (tied: `h` still holds).
 inline void end_inline(const here& h, ext::task* rec) noexcept {
-    const node& n = data_of(rec)->n;
     h.rc->current = parent_is_task(rec) ? reinterpret_cast<tdata*>(parent_node(rec)) : nullptr;
-    // No extra block (only ensure_extra tags the slot) and no child unsettled: no
-    // other thread knows the record. The check complete() makes, and safe for the same
-    // reason: a child reads the node after its RMW only when that RMW brought a count
-    // to 0, which it cannot before the owner added its own (task.hpp, "Who may touch").
-    if (__builtin_expect((slot_bits(rec) & slot_extra) == 0 && n.created == 0 && n.unreleased == 0 &&
-                             n.remote.load(std::memory_order_relaxed) == 0,
-                         1)) {
+    // No extra block (only ensure_extra tags the slot) and no child outstanding: no
+    // other thread knows the record.
+    if (__builtin_expect((slot_bits(rec) & slot_extra) == 0 && data_of(rec)->n.settled(), 1)) {
         free_raw(rec);
         return;
     }

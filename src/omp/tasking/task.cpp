@@ -503,8 +503,7 @@ void complete(ext::task* rec, bool owner_inline) noexcept {
     node* p = parent_node(rec);
     node* target = release_target(rec);
     node& n = d->n;
-    if (n.created == 0 && n.unreleased == 0 &&
-        n.remote.load(std::memory_order_relaxed) == 0) {
+    if (n.settled()) {
         // No child escaped: complete and released at once.
         if (extra* x = extra_of(rec)) {
             if (x->deps) {
@@ -735,8 +734,7 @@ using namespace loom::omp::tasking;
 LOOM_OMP_API int omp_in_final() {
     thread_state* th = this_thread();
     auto* rc = static_cast<root_ctx*>(th->current->tasking);
-    if (!rc || !rc->current) return 0;
-    return (record_of(rc->current)->flags & f_final) ? 1 : 0;
+    return rc && running_task_is_final(here{th, rc}) ? 1 : 0;
 }
 
 LOOM_OMP_API int omp_in_explicit_task() {

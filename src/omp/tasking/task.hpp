@@ -94,6 +94,14 @@ struct node {
     std::int32_t created = 0;             // owner: children not known complete
     std::int32_t unreleased = 0;          // owner: children (targeting this node) not known released
     std::atomic<std::uintptr_t> waiter{0};
+
+    /// Owner only, once its task's body ended: no child is outstanding, so no other
+    /// thread will touch the node (a child reads it after its RMW only when that RMW
+    /// brought a count to 0, which it cannot before the owner added its own; below,
+    /// "Who may touch a node").
+    bool settled() const noexcept {
+        return created == 0 && unreleased == 0 && remote.load(std::memory_order_relaxed) == 0;
+    }
 };
 static_assert(sizeof(node) == 24);
 
@@ -307,6 +315,10 @@ struct here {
 };
 /// The calling thread and its implicit task's explicit-task context (created on demand).
 here current_here();
+/// Whether the running task is final (its children are final and included).
+inline bool running_task_is_final(const here& h) noexcept {
+    return h.rc->current && (record_of(h.rc->current)->flags & f_final);
+}
 /// The running task's node (the current explicit task, or the implicit task).
 inline node* current_node(const here& h) noexcept { return h.rc->current ? &h.rc->current->n : &h.rc->n; }
 /// The taskgroup the running task belongs to: the innermost one it opened, else the one
