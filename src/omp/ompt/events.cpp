@@ -81,9 +81,14 @@ void initial_task(thread_state* th, ompt_scope_endpoint_t endpoint) {
     auto f = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
     if (!f) return;
     implicit_task& it = th->initial;
-    if (endpoint == ompt_scope_begin) f(endpoint, &it.ompt_parallel, &it.ompt_task, 1, 1, ompt_task_initial);
-    else f(endpoint, nullptr, &it.ompt_task, 0, 1, ompt_task_initial);
-    set_scheduled_task(endpoint == ompt_scope_begin ? &it.ompt_task : nullptr);
+    if (endpoint == ompt_scope_begin) {
+        f(endpoint, &it.ompt_parallel, &it.ompt_task, 1, 1, ompt_task_initial);
+        set_scheduled_task(&it.ompt_task);
+        return;
+    }
+    const ompt_data_t ended = it.ompt_task;  // as the view holds it, whatever the tool does now
+    f(endpoint, nullptr, &it.ompt_task, 0, 1, ompt_task_initial);
+    implicit_task_ended(&ended);
 }
 
 void league_initial_task(implicit_task* it, ompt_data_t* league, ompt_scope_endpoint_t endpoint, int nteams,
@@ -91,12 +96,15 @@ void league_initial_task(implicit_task* it, ompt_data_t* league, ompt_scope_endp
     auto f = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
     if (endpoint == ompt_scope_begin) it->ompt_task = ompt_data_t{};
     if (!f) return;
-    if (endpoint == ompt_scope_begin)
+    if (endpoint == ompt_scope_begin) {
         f(endpoint, league, &it->ompt_task, static_cast<unsigned>(nteams), static_cast<unsigned>(index),
           ompt_task_initial);
-    else
-        f(endpoint, nullptr, &it->ompt_task, 0, static_cast<unsigned>(index), ompt_task_initial);
-    set_scheduled_task(endpoint == ompt_scope_begin ? &it->ompt_task : nullptr);
+        set_scheduled_task(&it->ompt_task);
+        return;
+    }
+    const ompt_data_t ended = it->ompt_task;
+    f(endpoint, nullptr, &it->ompt_task, 0, static_cast<unsigned>(index), ompt_task_initial);
+    implicit_task_ended(&ended);
 }
 
 const void* parallel_begin(implicit_task* parent, ompt_data_t* pdata, int requested, int flags) {
@@ -127,12 +135,13 @@ void implicit_task_begin(implicit_task* it, ompt_data_t* pdata, int n) {
 }
 
 void implicit_task_end(implicit_task* it, int n) {
+    const ompt_data_t ended = it->ompt_task;
     // As libomp: no region data at the end (the region may be over for the others).
     if (auto f = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task))
         f(ompt_scope_end, nullptr, &it->ompt_task, static_cast<unsigned>(n), static_cast<unsigned>(it->tid),
           ompt_task_implicit);
     // Not back to what ran here before it began: with fibers that may have ended since.
-    set_scheduled_task(nullptr);
+    implicit_task_ended(&ended);
 }
 
 void sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, const void* ra) {

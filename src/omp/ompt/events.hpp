@@ -127,7 +127,8 @@ void undeferred_frames(tasking::tdata* prev, implicit_task* it, tasking::tdata* 
 /// Task `rec` is launched (task_create); `undeferred`: if(0), run by its creator now.
 void task_launched(ext::task* rec, bool undeferred);
 /// The running context switches to explicit task `d` (which ran `prev`, null: the
-/// implicit task `it`): task_schedule; returns the prior task's data for switch_out.
+/// implicit task `it`): task_schedule; returns what `d` goes back to, for switch_out
+/// (return_target).
 ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d);
 /// A worker runs a task of a team from its scheduler loop with `si`, a copy of the
 /// implicit task of `member` (its own member context of the team, parked; or null: it
@@ -142,12 +143,17 @@ void taskloop_task(ext::task* rec, const void* ra, std::uint64_t start, std::uin
 void next_switch_is_yield() noexcept;
 /// Task `d` (which ran `prev`, null: the implicit task `it`) belongs to a cancelled
 /// taskgroup and is discarded, not run: as libomp, no switch to it, a cancel event
-/// (discarded_task, no code pointer); returns the prior task's data for switch_out.
+/// (discarded_task, no code pointer); returns what switch_out goes back to.
 ompt_data_t* task_discarded(tasking::tdata* prev, implicit_task* it, tasking::tdata* d);
+/// What a task run by the context that ran `prev` (null: the implicit task `it`) goes
+/// back to when it ends: that task, or, for a task run from the scheduler loop (a
+/// stand-in), whatever the thread's view has on top then (scheduled_task.hpp).
+ompt_data_t* return_target(tasking::tdata* prev, implicit_task* it);
 /// Task `d` ended (its body returned, or it was discarded): task_schedule back to
-/// `prior`, with status ompt_task_cancel when its taskgroup is cancelled, and
-/// ompt_task_detach when `detached` (a body that ended before its event was fulfilled).
-void task_switch_out(tasking::tdata* d, ompt_data_t* prior, bool detached = false);
+/// `back_to` (from return_target), with status ompt_task_cancel when its taskgroup is
+/// cancelled, and ompt_task_detach when `detached` (a body that ended before its event
+/// was fulfilled).
+void task_switch_out(tasking::tdata* d, ompt_data_t* back_to, bool detached = false);
 /// Task `rec` with the depend lists of its construct is launched: task_create (with
 /// has_dependences) and, for non-empty lists, dependences, before any edge is added.
 void task_launched_with_deps(ext::task* rec, int n1, const kmp_depend_info* l1, int n2,

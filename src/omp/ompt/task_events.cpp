@@ -232,12 +232,27 @@ void taskloop_task(ext::task* rec, const void* ra, std::uint64_t start, std::uin
     tasking::ensure_extra(rec)->ompt_chunk = ompt_dispatch_chunk_t{start, iterations};
 }
 
+namespace {
+
+// What task_switch_in hands back for a task run by a stand-in: its task returns to the
+// thread's view as it is when the task ends (scheduled_task.hpp), not to the copy the
+// stand-in took when it began. Only its address is used.
+ompt_data_t g_returns_to_view{};
+
+}  // namespace
+
+ompt_data_t* return_target(tasking::tdata* prev, implicit_task* it) {
+    if (prev) return task_data_of(prev);
+    const auto* rc = static_cast<const tasking::root_ctx*>(it->tasking);
+    return rc && rc->standin ? &g_returns_to_view : &it->ompt_task;
+}
+
 ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::tdata* d) {
     ompt_data_t* prior = prev ? task_data_of(prev) : &it->ompt_task;
     const ompt_task_status_t status = t_yielding ? ompt_task_yield : ompt_task_switch;
     t_yielding = false;
     ompt_data_t* mine = task_data_of(d);
-    set_scheduled_task(mine);
+    task_begins(prior, mine);
     task_schedule(prior, status, mine);
     // A taskloop task's chunk, once, as it starts (an untied task may switch in again).
     tasking::extra* x = tasking::extra_of(tasking::record_of(d));
@@ -245,24 +260,26 @@ ompt_data_t* task_switch_in(tasking::tdata* prev, implicit_task* it, tasking::td
         dispatch_chunk(it, &x->ompt_task, ompt_dispatch_taskloop_chunk, x->ompt_chunk);
         x->ompt_chunk = ompt_dispatch_chunk_t{};
     }
-    return prior;
+    return return_target(prev, it);
 }
 
 ompt_data_t* task_discarded(tasking::tdata* prev, implicit_task* it, tasking::tdata* d) {
     // Never switched in: the thread's view stays at the prior task, which the
     // task_switch_out that follows names.
+    set_scheduled_task(prev ? task_data_of(prev) : &it->ompt_task);
     if (auto f = callback<ompt_callback_cancel_t>(ompt_callback_cancel))
         f(task_data_of(d), ompt_cancel_taskgroup | ompt_cancel_discarded_task, nullptr);
-    return prev ? task_data_of(prev) : &it->ompt_task;
+    return return_target(prev, it);
 }
 
-void task_switch_out(tasking::tdata* d, ompt_data_t* prior, bool detached) {
+void task_switch_out(tasking::tdata* d, ompt_data_t* back_to, bool detached) {
     ext::task* rec = tasking::record_of(d);
     // Not only tasks marked u_cancel_check: an undeferred task is never launched.
     const bool cancelled = globals().cancellation && tasking::in_cancelled_group(rec);
     const ompt_task_status_t status = detached ? ompt_task_detach : cancelled ? ompt_task_cancel : ompt_task_complete;
-    set_scheduled_task(prior);
-    task_schedule(task_data_of(d), status, prior);
+    ompt_data_t* mine = task_data_of(d);
+    ompt_data_t* next = task_ends(mine, back_to == &g_returns_to_view ? nullptr : back_to);
+    task_schedule(mine, status, next);
 }
 
 }  // namespace loom::omp::ompt

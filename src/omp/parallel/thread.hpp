@@ -152,6 +152,9 @@ struct thread_state {
     // OMPT: an initial thread (gtid 0, or a thread outside the pool that entered
     // OpenMP): its initial task's end comes before its thread_end.
     bool ompt_initial = false;
+    // OMPT: the tasks the tool was told this thread runs, in the order it returns to
+    // them (ompt/scheduled_task.hpp). Used only while a tool is active.
+    std::vector<std::uint64_t> ompt_view;
 };
 
 /// What the context running on a thread keeps in the thread's state: the implicit task

@@ -29,7 +29,7 @@ struct park_scope {
         // still be parked): a tool hears that this one runs again before its next
         // event (the end of the barrier this context waited in, say).
         if (ompt::on()) [[unlikely]]
-            ompt::context_resumed(ompt::current_task_data(), nullptr);
+            ompt::context_resumed(ompt::current_task_data());
     }
     park_scope(const park_scope&) = delete;
     park_scope& operator=(const park_scope&) = delete;

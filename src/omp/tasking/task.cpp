@@ -304,10 +304,10 @@ void park(ext::wait_slot& s) {
     th = this_thread();
     view.restore(th);
     if (rc) rc->current = cur;
-    // Other contexts may have run here meanwhile: tell a tool this one runs again. A
-    // stand-in's task then returns, when it ends, to what the thread ran before this.
+    // Other contexts may have run here meanwhile: tell a tool this one runs again (it
+    // goes on top of the thread's view, ompt/scheduled_task.hpp).
     if (parked && ompt::on()) [[unlikely]]
-        ompt::context_resumed(ompt::current_task_data(), cur && rc->standin ? &it->ompt_task : nullptr);
+        ompt::context_resumed(ompt::current_task_data());
 }
 
 // `from_loop`: the scheduler's loop started us on a fresh fiber, so th->current is
@@ -690,7 +690,7 @@ void undeferred_task_end(kmp_task_t* kt) {
     ompt_data_t* ompt_prior = nullptr;
     if (ompt::on()) {
         ompt::undeferred_frames(h.rc->current, h.rc->it, data_of(rec), nullptr);
-        ompt_prior = h.rc->current ? ompt::task_data_of(h.rc->current) : &h.rc->it->ompt_task;
+        ompt_prior = ompt::return_target(h.rc->current, h.rc->it);
         if (!detached) ompt::task_switch_out(data_of(rec), ompt_prior);
     }
     if (rec->flags & f_destructors) kt->data1.destructors(h.th->gtid, kt);
