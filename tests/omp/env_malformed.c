@@ -4,10 +4,10 @@
 // loom-test: env OMP_NUM_THREADS=abc OMP_SCHEDULE=sometimes OMP_DYNAMIC=maybe
 // loom-test: env OMP_PROC_BIND=sideways OMP_MAX_ACTIVE_LEVELS=-3 OMP_THREAD_LIMIT=0
 // loom-test: env OMP_STACKSIZE=12Q KMP_BLOCKTIME=soon OMP_WAIT_POLICY=lazy
-// loom-test: env OMP_CANCELLATION=perhaps GOMP_SPINCOUNT=lots
+// loom-test: env OMP_CANCELLATION=perhaps GOMP_SPINCOUNT=lots KMP_HOT_TEAMS_MAX_LEVEL=deep
 // loom-test: setenv OMP_PLACES {0:x}
 // loom-test: env KMP_LIBRARY=fast KMP_AFFINITY=random OMP_DISPLAY_ENV=loud
-// loom-test: expect-stderr-loom OMP_NUM_THREADS=.abc.*OMP_SCHEDULE=.sometimes.*OMP_PROC_BIND=.sideways.*OMP_STACKSIZE=.12Q
+// loom-test: expect-stderr-loom OMP_NUM_THREADS=.abc.*OMP_SCHEDULE=.sometimes.*OMP_PROC_BIND=.sideways.*KMP_HOT_TEAMS_MAX_LEVEL=.deep.*OMP_STACKSIZE=.12Q
 #include <omp.h>
 #include <stdio.h>
 

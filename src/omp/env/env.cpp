@@ -280,6 +280,9 @@ void parse_nesting(global_icvs& g) {
         }
     }
     g.nested_set = nested_set;
+    // libomp's hot-team depth: the members of teams at levels 1..N stay for their
+    // team's next region (linger_budget_us). Unset (0): loom's adaptive lingering.
+    env_nonneg("KMP_HOT_TEAMS_MAX_LEVEL", g.hot_teams_max_level);
 }
 
 // KMP_DISP_NUM_BUFFERS: how many worksharing loops with nowait a team may have in flight

@@ -41,6 +41,22 @@ bool spin_budget_fixed() noexcept {
     return g.blocktime_infinite || g.blocktime_us >= 0 || g.wait_policy_set;
 }
 
+bool hot_team_level(int level) noexcept {
+    return level >= 1 && level <= globals().hot_teams_max_level;
+}
+
+long linger_budget_us(int level) noexcept {
+    if (spin_budget_fixed()) return spin_budget_us();
+    // libomp keeps the threads of a hot team reserved for it between regions, spinning
+    // for KMP_BLOCKTIME (default 200 ms, kmp.h KMP_DEFAULT_BLOCKTIME). A program that
+    // asks for hot nested teams expects their members back in the next region: the same
+    // threads with the same numbers (what OMP_DISPLAY_AFFINITY shows). The adaptive
+    // budget, a few microseconds on a loaded machine, handed them to other teams.
+    constexpr long libomp_default_blocktime_us = 200 * 1000;
+    if (hot_team_level(level)) return libomp_default_blocktime_us;
+    return -2;
+}
+
 void set_blocktime_ms(int ms) noexcept {
     g_blocktime_override.store(ms < 0 ? 0 : static_cast<long>(ms) * 1000,
                                std::memory_order_relaxed);

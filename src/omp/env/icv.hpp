@@ -53,6 +53,7 @@ struct global_icvs {
     bool wait_policy_set = false;
     long blocktime_us = -1;           // spin budget; -1 = the scheduler's default
     bool blocktime_infinite = false;
+    int hot_teams_max_level = 0;      // KMP_HOT_TEAMS_MAX_LEVEL; 0 = not set (adaptive lingering)
     int max_task_priority = 0;
     int display_env = 0;              // 0 no, 1 true, 2 verbose
     bool display_affinity = false;
@@ -78,6 +79,15 @@ long spin_budget_us() noexcept;
 /// True when KMP_BLOCKTIME, OMP_WAIT_POLICY, GOMP_SPINCOUNT or kmp_set_blocktime fixed
 /// the spin budget (otherwise the scheduler may adapt it: ext::idle_spin_budget_us).
 bool spin_budget_fixed() noexcept;
+/// True for a team at nesting `level` (1 = a top-level region's team) that
+/// KMP_HOT_TEAMS_MAX_LEVEL makes hot, as libomp's hot teams: its members stay reserved
+/// for its next region and do not give their workers to regions elsewhere.
+bool hot_team_level(int level) noexcept;
+/// How long a member of a team at nesting `level` lingers for its team's next region
+/// before it gives its worker back: the spin budget when an OpenMP setting fixed it;
+/// libomp's blocktime (200 ms) for a hot team; else -2: the worker's adaptive idle
+/// budget (ext::idle_spin_budget_us, asked by the member). -1 = until the next region.
+long linger_budget_us(int level) noexcept;
 /// Runtime-settable copies (kmp_set_blocktime etc.).
 void set_blocktime_ms(int ms) noexcept;
 int blocktime_ms() noexcept;

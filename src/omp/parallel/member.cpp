@@ -79,10 +79,11 @@ void run_share(team* t, int i, implicit_task& it, thread_state* th) {
 namespace {
 
 // Whether a lingering member should try to retire at spin round k: a region elsewhere
-// wants its worker, or its spin budget ran out (no budget with KMP_BLOCKTIME=infinite:
+// wants its worker (`on_demand`: it gives it), or its spin budget ran out (no budget with KMP_BLOCKTIME=infinite:
 // then it yields its worker now and then, and retires only when the process exits).
-bool time_to_retire(unsigned k, long budget, std::chrono::steady_clock::time_point begin) {
-    if (claims::workers_wanted()) return true;
+bool time_to_retire(unsigned k, long budget, std::chrono::steady_clock::time_point begin,
+                    bool on_demand) {
+    if (on_demand && claims::workers_wanted()) return true;
     if ((k & 255) != 0) return false;
     // The process is exiting: its exit-time shutdown waits for this member's task, so a
     // long budget (KMP_BLOCKTIME=200ms, say) would delay the exit by that much.
@@ -113,18 +114,29 @@ bool lend_to_team_tasks(team* t, member_slot& s, unsigned worker, bool lingering
     return true;
 }
 
+/// How a member waits for its team's next region, fixed by the team's level.
+struct linger_policy {
+    long budget_us;  // linger_budget_us
+    bool on_demand;  // marked lingering: gives its worker to a region that wants one
+    explicit linger_policy(int level)
+        : budget_us(linger_budget_us(level)), on_demand(!hot_team_level(level)) {}
+};
+
 // Waits for a start word other than `seen` that names member i; false when the member
 // is to leave instead (retired by the master, or it retired itself: time_to_retire).
-// While it waits unreserved it is marked lingering on `worker` (claims.hpp); on false
-// the caller clears that after releasing the claim.
+// While it waits unreserved it is marked lingering on `worker` (claims.hpp) unless its
+// team is hot (a hot team's members are its own, as libomp's: a region elsewhere grows
+// the pool or runs smaller instead); on false the caller clears that after releasing
+// the claim.
 bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served,
-                std::uint64_t& seen) {
+                std::uint64_t& seen, const linger_policy& linger) {
     const auto w = static_cast<unsigned>(worker);
-    claims::set_lingering(w, true);
-    // Unless an OpenMP setting fixed the wait, linger as long as this worker's adaptive
-    // budget says (core/spin_policy.hpp): through a 200 us serial gap a member that
-    // spins the full 100 us doubles the CPU the gap costs.
-    const long budget = spin_budget_fixed() ? spin_budget_us() : ext::idle_spin_budget_us();
+    if (linger.on_demand) claims::set_lingering(w, true);
+    // Unless an OpenMP setting fixed the wait or made the team hot (linger_budget_us),
+    // linger as long as this worker's adaptive budget says (core/spin_policy.hpp):
+    // through a 200 us serial gap a member that spins the full 100 us doubles the CPU
+    // the gap costs.
+    const long budget = linger.budget_us == -2 ? ext::idle_spin_budget_us() : linger.budget_us;
     // More workers than CPUs: a member of the running region may need this CPU.
     const unsigned spins = spins_before_yield(ext::pool_oversubscribed());
     const auto begin = std::chrono::steady_clock::now();
@@ -145,9 +157,9 @@ bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served
             if (s.reserved.load(std::memory_order_acquire) == reserve_retired) return false;
             continue;
         }
-        if (lend_to_team_tasks(t, s, w, !reserved_now)) continue;
+        if (lend_to_team_tasks(t, s, w, linger.on_demand && !reserved_now)) continue;
         pause_then_yield(k, spins);
-        if (reserved_now || !time_to_retire(k, budget, begin)) continue;
+        if (reserved_now || !time_to_retire(k, budget, begin, linger.on_demand)) continue;
         // Retire, unless the master reserved this member meanwhile (then its region's
         // start word is on the way).
         std::uint32_t expected = served;
@@ -230,15 +242,16 @@ void run_member(team* t, int i, std::uint32_t epoch) {
         // freed while this one lends; park wrote back into it when it resumed).
         th->current = &th->initial;
         const bool hot = t->hot;
+        const linger_policy linger(t->level);
         const std::uint32_t served = start_epoch(seen);
         // Lingering from before the join on: once the master passed the join it may
         // fork a region that wants this worker, and finding it claimed by a member not
         // yet marked lingering, would take a smaller team instead of waiting for the
         // claim (a 6-thread region after a nest under OMP_THREAD_LIMIT=6 got 5).
-        claims::set_lingering(static_cast<unsigned>(worker), true);
+        if (linger.on_demand) claims::set_lingering(static_cast<unsigned>(worker), true);
         if (t->joined.fetch_add(1, std::memory_order_seq_cst) + 1 == target)
             wake(t->slots[0].sleep);
-        if (!hot || !next_start(t, s, i, worker, served, seen)) break;
+        if (!hot || !next_start(t, s, i, worker, served, seen, linger)) break;
     }
     th->current = saved;
     th->in_member = saved_in_member;
