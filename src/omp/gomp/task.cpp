@@ -4,8 +4,12 @@
 //
 // A gcc task is a body `fn(arg)` plus an argument block that the runtime copies
 // (cpyfn or memcpy, aligned to arg_align: task.c GOMP_task). The record holds
-//   [ kmp_task_t ][ body: fn, arg ][ copy of the block, aligned ]
-// and the kmpc routine of every gcc task is run_body, which calls fn(arg).
+//   [ kmp_task_t ][ copy of the block, aligned ]
+// with fn in the kmp_task_t's `shareds` and arg in its `data1` (a gcc task has no
+// shareds block and no destructors thunk: kmpc_flags never sets kf_destructors), and
+// the kmpc routine of every gcc task is run_body, which calls fn(arg). So a task whose
+// block fits in 16 bytes (fib's: an int and a pointer) takes a 128-byte record of the
+// per-thread caches, as clang's does: with a separate {fn, arg} pair it needed 256.
 //
 // Untied gcc tasks run tied: gcc does not split a task body into parts at scheduling
 // points (libgomp_g.h gives it one `fn`), so a task is one part from start to end and
@@ -34,18 +38,37 @@ namespace loom::omp::gomp {
 
 namespace {
 
-struct body {
+// fn and arg in the kmp_task_t (top of this file). memcpy: the fields' own types are a
+// pointer to data and a union, neither of which fn or arg is.
+inline void set_body(kmp_task_t* kt, body_fn fn, void* arg) noexcept {
+    std::memcpy(&kt->shareds, &fn, sizeof fn);
+    std::memcpy(&kt->data1, &arg, sizeof arg);
+}
+inline void set_arg(kmp_task_t* kt, void* arg) noexcept { std::memcpy(&kt->data1, &arg, sizeof arg); }
+inline body_fn fn_of(const kmp_task_t* kt) noexcept {
     body_fn fn;
+    std::memcpy(&fn, &kt->shareds, sizeof fn);
+    return fn;
+}
+inline void* arg_of(const kmp_task_t* kt) noexcept {
     void* arg;
-};
-
-inline body* body_of(kmp_task_t* kt) noexcept { return reinterpret_cast<body*>(kt + 1); }
+    std::memcpy(&arg, &kt->data1, sizeof arg);
+    return arg;
+}
+static_assert(sizeof(body_fn) == sizeof(void*) && sizeof(kmp_cmplrdata_t) == sizeof(void*));
 
 kmp_int32 run_body(kmp_int32, void* p) {
-    body* b = body_of(static_cast<kmp_task_t*>(p));
-    b->fn(b->arg);
+    const auto* kt = static_cast<const kmp_task_t*>(p);
+    fn_of(kt)(arg_of(kt));
     return 0;
 }
+
+// The block starts right after the kmp_task_t: records are 64-byte aligned
+// (ext::task) and the kmp_task_t ends 16-byte aligned within one, so a block aligned
+// to 16 or less needs no slack.
+constexpr std::size_t block_start_alignment = 16;
+static_assert((tasking::ktask_offset + sizeof(kmp_task_t)) % block_start_alignment == 0);
+static_assert(alignof(loom::ext::task) % block_start_alignment == 0);
 
 kmp_int32 kmpc_flags(const task_spec& s) {
     kmp_int32 f = kf_tied;  // untied too: see the top of this file
@@ -89,17 +112,15 @@ template <tasking::tool_state Tool>
                                                     void* detach, bool with_node) {
     const std::size_t align = s.arg_align > 0 ? static_cast<std::size_t>(s.arg_align) : 1;
     const bool block = copy && s.arg_size > 0;
-    const std::size_t room = block ? static_cast<std::size_t>(s.arg_size) + align - 1 : 0;
-    kmp_task_t* kt = tasking::allocate<Tool>(h, kmpc_flags(s),
-                                             sizeof(kmp_task_t) + sizeof(body) + room, 0,
+    const std::size_t slack = align > block_start_alignment ? align - 1 : 0;
+    const std::size_t room = block ? static_cast<std::size_t>(s.arg_size) + slack : 0;
+    kmp_task_t* kt = tasking::allocate<Tool>(h, kmpc_flags(s), sizeof(kmp_task_t) + room, 0,
                                              &run_body, with_node);
     kt->data2.priority = s.priority;
-    body* b = body_of(kt);
-    b->fn = s.fn;
-    b->arg = s.data;
+    set_body(kt, s.fn, s.data);
     if (s.flags & task_detach) publish_event(kt, s, detach);
     if (block) {
-        char* a = align_up(reinterpret_cast<char*>(b + 1), align);
+        char* a = align_up(reinterpret_cast<char*>(kt + 1), align);
         if (s.cpyfn) {
             s.cpyfn(a, s.data);
             // The copies' destructors are in fn: a cancelled group must still run it.
@@ -107,7 +128,7 @@ template <tasking::tool_state Tool>
         } else {
             std::memcpy(a, s.data, static_cast<std::size_t>(s.arg_size));
         }
-        b->arg = a;
+        set_arg(kt, a);
     }
     return kt;
 }
@@ -118,7 +139,7 @@ kmp_task_t* new_task(const task_spec& s, bool copy, void* detach, bool with_node
     return make_task<tasking::tool_state::unknown>(tasking::current_here(), s, copy, detach, with_node);
 }
 
-void* task_arg(kmp_task_t* kt) noexcept { return body_of(kt)->arg; }
+void* task_arg(kmp_task_t* kt) noexcept { return arg_of(kt); }
 
 void run_undeferred(kmp_task_t* kt) {
     const bool detached = (tasking::record_of(kt)->user & tasking::u_detach) != 0;
