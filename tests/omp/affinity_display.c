@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stdout_capture.h"
+
 static int entered;
 
 static void region(int n) {
@@ -21,13 +23,8 @@ static void region(int n) {
 }
 
 int main(void) {
-    char path[] = "/tmp/loom-affinity-display-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) return 2;
-    unlink(path);
-    fflush(stdout);
-    int saved = dup(1);
-    dup2(fd, 1);
+    struct stdout_capture capture;
+    if (stdout_capture_begin(&capture) != 0) return 2;
 
     omp_set_affinity_format("L%L N%N n%n");
     omp_set_max_active_levels(3);
@@ -42,11 +39,8 @@ int main(void) {
     region(2);  // nothing
     omp_display_affinity("explicit %L");  // always printed
 
-    fflush(stdout);
-    dup2(saved, 1);
-    char out[4096] = {0};
-    lseek(fd, 0, SEEK_SET);
-    ssize_t len = read(fd, out, sizeof out - 1);
+    char out[4096];
+    const ssize_t len = stdout_capture_end(&capture, out, sizeof out);
     if (len < 0) return 2;
     const char* want[] = {"L1 N1 n0\n", "L2 N1 n0\n", "L1 N2 n0\n", "L1 N2 n1\n",
                           "explicit 0\n"};

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stdout_capture.h"
+
 static int entered;
 
 static void region(int n) {
@@ -35,13 +37,8 @@ static int count_lines(const char* out, const char* line) {
 }
 
 int main(void) {
-    char path[] = "/tmp/loom-hot-teams-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) return 2;
-    unlink(path);
-    fflush(stdout);
-    int saved = dup(1);
-    dup2(fd, 1);
+    struct stdout_capture capture;
+    if (stdout_capture_begin(&capture) != 0) return 2;
 
     omp_set_affinity_format("L%L N%N");
     omp_set_max_active_levels(2);
@@ -57,11 +54,8 @@ int main(void) {
         if (omp_get_thread_num() == 0) region(3);  // the same team again: nothing
     }
 
-    fflush(stdout);
-    dup2(saved, 1);
-    char out[4096] = {0};
-    lseek(fd, 0, SEEK_SET);
-    ssize_t len = read(fd, out, sizeof out - 1);
+    char out[4096];
+    const ssize_t len = stdout_capture_end(&capture, out, sizeof out);
     if (len < 0) return 2;
     int failures = 0;
     const struct {
