@@ -14,6 +14,7 @@
 // Untied gcc tasks run tied: gcc does not split a task body into parts at scheduling
 // points (libgomp_g.h gives it one `fn`), so a task is one part from start to end and
 // running it on the thread that started it is a valid schedule for an untied task.
+#include <cstdint>
 #include <cstring>
 #include <thread>
 
@@ -86,6 +87,21 @@ void publish_event(kmp_task_t* kt, const task_spec& s, void* detach) {
     if (s.data) *static_cast<void**>(s.data) = ev;
 }
 
+// The argument block of most tasks is a few firstprivates and pointers: 8 to 16 bytes
+// are two 8-byte copies that may overlap (both read before either is written), cheaper
+// than memcpy's call and size dispatch (~16 instructions per task, callgrind).
+inline void copy_block(char* to, const void* from, std::size_t n) noexcept {
+    if (n >= 8 && n <= 16) {
+        std::uint64_t head, tail;
+        std::memcpy(&head, from, 8);
+        std::memcpy(&tail, static_cast<const char*>(from) + n - 8, 8);
+        std::memcpy(to, &head, 8);
+        std::memcpy(to + n - 8, &tail, 8);
+        return;
+    }
+    std::memcpy(to, from, n);
+}
+
 inline char* align_up(char* p, std::size_t a) noexcept {
     const auto v = reinterpret_cast<std::uintptr_t>(p);
     return reinterpret_cast<char*>((v + a - 1) & ~(std::uintptr_t{a} - 1));
@@ -126,7 +142,7 @@ template <tasking::tool_state Tool>
             // The copies' destructors are in fn: a cancelled group must still run it.
             tasking::record_of(kt)->user |= tasking::u_body_destroys;
         } else {
-            std::memcpy(a, s.data, static_cast<std::size_t>(s.arg_size));
+            copy_block(a, s.data, static_cast<std::size_t>(s.arg_size));
         }
         set_arg(kt, a);
     }
