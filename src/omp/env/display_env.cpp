@@ -76,15 +76,37 @@ std::vector<std::string> user_settings() {
     return out;
 }
 
+// The spin budget as KMP_BLOCKTIME and LOOM_SPIN_US show it. Unless an OpenMP setting
+// fixed it, it is the scheduler's: LOOM_SPIN_US, else 100 us that each worker adapts
+// below (core/spin_policy.hpp). Before the pool starts (the display comes first) the
+// scheduler's query returns -1, which read 'infinite'.
+struct spin_text {
+    std::string blocktime;
+    std::string spin_us;
+};
+spin_text describe_spin_budget() {
+    if (!spin_budget_fixed()) {
+        const char* v = std::getenv("LOOM_SPIN_US");
+        if (v && *v) return {std::string(v) + "us", v};
+        const std::string adaptive = "adaptive, up to " +
+                                     std::to_string(ext::running() ? ext::spin_budget_us() : 100) + " us";
+        return {adaptive, adaptive};
+    }
+    const long us = spin_budget_us();
+    if (us < 0) return {"infinite", "infinite"};
+    return {us % 1000 == 0 ? std::to_string(us / 1000) : std::to_string(us) + "us", std::to_string(us)};
+}
+
 void display_values(bool verbose) {
     global_icvs& g = globals();
     const task_icvs& icv = g.initial;
     if (verbose) {
-        long spin = spin_budget_us();
-        line("KMP_BLOCKTIME", spin < 0 ? std::string("infinite") : std::to_string(spin / 1000));
+        const spin_text spin = describe_spin_budget();
+        line("KMP_BLOCKTIME", spin.blocktime);
+        line("KMP_HOT_TEAMS_MAX_LEVEL", std::to_string(g.hot_teams_max_level));
         line("KMP_LIBRARY", g.library == 0 ? "serial" : g.library == 2 ? "turnaround" : "throughput");
         line("KMP_STACKSIZE", size_text(g.stacksize ? g.stacksize : ext::stack_size()));
-        line("LOOM_SPIN_US", spin < 0 ? std::string("infinite") : std::to_string(spin));
+        line("LOOM_SPIN_US", spin.spin_us);
         line("LOOM_WORKERS", std::to_string(ext::running() ? ext::worker_count() : 0));
     }
     line("OMP_AFFINITY_FORMAT", g.affinity_format);
