@@ -165,6 +165,8 @@ double resolve_exit_timeout() {
     return fallback;
 }
 
+long resolve_default_spin() { return resolve_spin(ext::pool_options{}); }
+
 config resolve_config(const ext::pool_options& opts) {
     config c;
     c.num_threads = resolve_threads(opts);

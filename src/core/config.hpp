@@ -25,6 +25,10 @@ struct config {
 /// Applies the precedence rules; prints one warning per malformed variable.
 config resolve_config(const ext::pool_options& opts);
 
+/// The spin budget (us) a pool started with default options would get: LOOM_SPIN_US or
+/// 100 (one warning for a malformed value, as at start).
+long resolve_default_spin();
+
 /// LOOM_EXIT_TIMEOUT: seconds the exit drain waits for work in flight (default 5;
 /// `infinite` or a negative number: no bound). One warning for a malformed value.
 double resolve_exit_timeout();

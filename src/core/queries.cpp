@@ -1,4 +1,5 @@
 // ext:: entry points that describe the pool: sizes, placement, counters.
+#include "config.hpp"
 #include "fiber.hpp"
 #include "pool.hpp"
 #include "runtime.hpp"
@@ -42,7 +43,7 @@ std::size_t stack_size() noexcept {
 
 long spin_budget_us() noexcept {
     core::pool* p = core::current_pool();
-    return p ? p->cfg.spin_us : -1;
+    return p ? p->cfg.spin_us : core::resolve_default_spin();
 }
 
 long idle_spin_budget_us() noexcept {

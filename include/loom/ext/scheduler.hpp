@@ -71,7 +71,10 @@ LOOM_EXPORT bool worker_in_task(unsigned w) noexcept;
 /// Not inlined on purpose: after any suspension point the answer may change, so it
 /// must be asked again rather than cached.
 LOOM_EXPORT int current_worker() noexcept;
-/// The configured fiber stack size and spin budget, as resolved at start.
+/// The configured fiber stack size and spin budget, as resolved at start. Before a
+/// pool exists, the spin budget is the one a pool started now with default options
+/// would get (LOOM_SPIN_US or 100), so that a layer can show or use it before it
+/// starts one (OpenMP's kmp_get_blocktime, OMP_DISPLAY_ENV).
 LOOM_EXPORT std::size_t stack_size() noexcept;
 LOOM_EXPORT long spin_budget_us() noexcept;
 /// The calling worker's idle spin budget now: spin_budget_us() unless it adapts (then

@@ -77,22 +77,19 @@ std::vector<std::string> user_settings() {
 }
 
 // The spin budget as KMP_BLOCKTIME and LOOM_SPIN_US show it. Unless an OpenMP setting
-// fixed it, it is the scheduler's: LOOM_SPIN_US, else 100 us that each worker adapts
-// below (core/spin_policy.hpp). Before the pool starts (the display comes first) the
-// scheduler's query returns -1, which read 'infinite'.
+// or LOOM_SPIN_US fixed it, each worker adapts it below its configured value
+// (core/spin_policy.hpp).
 struct spin_text {
     std::string blocktime;
     std::string spin_us;
 };
 spin_text describe_spin_budget() {
-    if (!spin_budget_fixed()) {
-        const char* v = std::getenv("LOOM_SPIN_US");
-        if (v && *v) return {std::string(v) + "us", v};
-        const std::string adaptive = "adaptive, up to " +
-                                     std::to_string(ext::running() ? ext::spin_budget_us() : 100) + " us";
+    const long us = spin_budget_us();
+    const char* loom_spin = std::getenv("LOOM_SPIN_US");
+    if (!spin_budget_fixed() && !(loom_spin && *loom_spin)) {
+        const std::string adaptive = "adaptive, up to " + std::to_string(us) + " us";
         return {adaptive, adaptive};
     }
-    const long us = spin_budget_us();
     if (us < 0) return {"infinite", "infinite"};
     return {us % 1000 == 0 ? std::to_string(us / 1000) : std::to_string(us) + "us", std::to_string(us)};
 }
