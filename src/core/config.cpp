@@ -167,12 +167,14 @@ double resolve_exit_timeout() {
 
 long resolve_default_spin() { return resolve_spin(ext::pool_options{}); }
 
+bool default_spin_adapts() { return env("LOOM_SPIN_US") == nullptr; }
+
 config resolve_config(const ext::pool_options& opts) {
     config c;
     c.num_threads = resolve_threads(opts);
     c.stack_size = resolve_stack(opts);
     c.spin_us = resolve_spin(opts);
-    c.spin_adaptive = opts.spin_us < 0 && env("LOOM_SPIN_US") == nullptr;
+    c.spin_adaptive = opts.spin_us < 0 && default_spin_adapts();
     c.pin_workers = resolve_pin(opts);
     c.cpus = usable_cpus();
     return c;

@@ -28,6 +28,8 @@ config resolve_config(const ext::pool_options& opts);
 /// The spin budget (us) a pool started with default options would get: LOOM_SPIN_US or
 /// 100 (one warning for a malformed value, as at start).
 long resolve_default_spin();
+/// Whether that budget adapts (spin_policy.hpp): unless LOOM_SPIN_US fixed it.
+bool default_spin_adapts();
 
 /// LOOM_EXIT_TIMEOUT: seconds the exit drain waits for work in flight (default 5;
 /// `infinite` or a negative number: no bound). One warning for a malformed value.

@@ -46,6 +46,11 @@ long spin_budget_us() noexcept {
     return p ? p->cfg.spin_us : core::resolve_default_spin();
 }
 
+bool spin_budget_adapts() noexcept {
+    core::pool* p = core::current_pool();
+    return p ? p->cfg.spin_adaptive : core::default_spin_adapts();
+}
+
 long idle_spin_budget_us() noexcept {
     core::pool* p = core::current_pool();
     if (!p) return -1;

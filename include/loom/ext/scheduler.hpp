@@ -77,6 +77,10 @@ LOOM_EXPORT int current_worker() noexcept;
 /// starts one (OpenMP's kmp_get_blocktime, OMP_DISPLAY_ENV).
 LOOM_EXPORT std::size_t stack_size() noexcept;
 LOOM_EXPORT long spin_budget_us() noexcept;
+/// Whether the workers adapt their idle spin below spin_budget_us() (unless
+/// LOOM_SPIN_US or the pool's options fixed it); before a pool exists, as for
+/// spin_budget_us().
+LOOM_EXPORT bool spin_budget_adapts() noexcept;
 /// The calling worker's idle spin budget now: spin_budget_us() unless it adapts (then
 /// what the worker's recent idle periods say: core/spin_policy.hpp); -1: no pool.
 /// For layers that wait on their own (an OpenMP member lingering between regions).

@@ -85,8 +85,7 @@ struct spin_text {
 };
 spin_text describe_spin_budget() {
     const long us = spin_budget_us();
-    const char* loom_spin = std::getenv("LOOM_SPIN_US");
-    if (!spin_budget_fixed() && !(loom_spin && *loom_spin)) {
+    if (!spin_budget_fixed() && ext::spin_budget_adapts()) {
         const std::string adaptive = "adaptive, up to " + std::to_string(us) + " us";
         return {adaptive, adaptive};
     }

@@ -54,7 +54,7 @@ long linger_budget_us(int level) noexcept {
     // budget, a few microseconds on a loaded machine, handed them to other teams.
     constexpr long libomp_default_blocktime_us = 200 * 1000;
     if (hot_team_level(level)) return libomp_default_blocktime_us;
-    return -2;
+    return ext::idle_spin_budget_us();
 }
 
 void set_blocktime_ms(int ms) noexcept {

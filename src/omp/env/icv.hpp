@@ -85,8 +85,9 @@ bool spin_budget_fixed() noexcept;
 bool hot_team_level(int level) noexcept;
 /// How long a member of a team at nesting `level` lingers for its team's next region
 /// before it gives its worker back: the spin budget when an OpenMP setting fixed it;
-/// libomp's blocktime (200 ms) for a hot team; else -2: the worker's adaptive idle
-/// budget (ext::idle_spin_budget_us, asked by the member). -1 = until the next region.
+/// libomp's blocktime (200 ms) for a hot team; else the calling worker's adaptive idle
+/// budget (ext::idle_spin_budget_us: ask it on the member's thread). -1 = until the
+/// next region.
 long linger_budget_us(int level) noexcept;
 /// Runtime-settable copies (kmp_set_blocktime etc.).
 void set_blocktime_ms(int ms) noexcept;

@@ -41,11 +41,11 @@ namespace {
 
 // fn and arg in the kmp_task_t (top of this file). memcpy: the fields' own types are a
 // pointer to data and a union, neither of which fn or arg is.
+inline void set_arg(kmp_task_t* kt, void* arg) noexcept { std::memcpy(&kt->data1, &arg, sizeof arg); }
 inline void set_body(kmp_task_t* kt, body_fn fn, void* arg) noexcept {
     std::memcpy(&kt->shareds, &fn, sizeof fn);
-    std::memcpy(&kt->data1, &arg, sizeof arg);
+    set_arg(kt, arg);
 }
-inline void set_arg(kmp_task_t* kt, void* arg) noexcept { std::memcpy(&kt->data1, &arg, sizeof arg); }
 inline body_fn fn_of(const kmp_task_t* kt) noexcept {
     body_fn fn;
     std::memcpy(&fn, &kt->shareds, sizeof fn);

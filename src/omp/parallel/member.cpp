@@ -114,12 +114,12 @@ bool lend_to_team_tasks(team* t, member_slot& s, unsigned worker, bool lingering
     return true;
 }
 
-/// How a member waits for its team's next region, fixed by the team's level.
+/// How a member waits for its team's next region, fixed by the team's level (read
+/// before the join: the team is the master's again after it).
 struct linger_policy {
-    long budget_us;  // linger_budget_us
+    int level;
     bool on_demand;  // marked lingering: gives its worker to a region that wants one
-    explicit linger_policy(int level)
-        : budget_us(linger_budget_us(level)), on_demand(!hot_team_level(level)) {}
+    explicit linger_policy(int team_level) : level(team_level), on_demand(!hot_team_level(team_level)) {}
 };
 
 // Waits for a start word other than `seen` that names member i; false when the member
@@ -136,7 +136,7 @@ bool next_start(team* t, member_slot& s, int i, int worker, std::uint32_t served
     // linger as long as this worker's adaptive budget says (core/spin_policy.hpp):
     // through a 200 us serial gap a member that spins the full 100 us doubles the CPU
     // the gap costs.
-    const long budget = linger.budget_us == -2 ? ext::idle_spin_budget_us() : linger.budget_us;
+    const long budget = linger_budget_us(linger.level);
     // More workers than CPUs: a member of the running region may need this CPU.
     const unsigned spins = spins_before_yield(ext::pool_oversubscribed());
     const auto begin = std::chrono::steady_clock::now();
