@@ -3,6 +3,7 @@
 // under every policy and chunk parameter.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -203,6 +204,62 @@ TEST(Numeric, IntegerSumScansOfEveryWidthMatchTheElementByElementScan) {
         check_integer_sum_scans<std::uint64_t>(n);
     }
 }
+
+#if defined(__SSE2__)
+// Each integer kernel on its own, whatever this processor would pick: the 16-byte one
+// always, the 64-byte one where the processor has AVX-512F (the dispatch picks it for
+// 64 elements and more, so the scans above exercise only one of them on a given
+// machine). Lengths around both kernels' rounds, starts off every alignment, in place
+// and not, full-range values so that sums wrap.
+template <bool Inclusive, class T, class Kernel>
+void check_integer_kernel(Kernel kernel, const char* name) {
+    using U = std::make_unsigned_t<T>;
+    std::mt19937_64 gen(sizeof(T) * 31 + Inclusive);
+    std::vector<T> v(300);
+    for (T& x : v) x = T(U(gen()));
+    const T start = T(U(0xc2b2ae3d27d4eb4full));
+    for (std::size_t offset = 0; offset < 4; ++offset) {
+        for (std::size_t n : {0, 1, 7, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 127, 128, 129, 250}) {
+            SCOPED_TRACE(std::string(name) + " offset " + std::to_string(offset) + " n " + std::to_string(n));
+            const T* in = v.data() + offset;
+            std::vector<T> expect(n);
+            U sum = U(start);
+            for (std::size_t i = 0; i < n; ++i) {
+                if (!Inclusive) expect[i] = T(sum);
+                sum = U(sum + U(in[i]));
+                if (Inclusive) expect[i] = T(sum);
+            }
+            std::vector<T> got(n + 1, T(0x5a));
+            EXPECT_EQ(kernel(in, got.data(), n, start), T(sum));
+            EXPECT_TRUE(std::equal(expect.begin(), expect.end(), got.begin()));
+            EXPECT_EQ(got[n], T(0x5a)) << "wrote past the end";
+            std::vector<T> same(in, in + n);
+            EXPECT_EQ(kernel(same.data(), same.data(), n, start), T(sum));
+            EXPECT_EQ(same, expect) << "in place";
+        }
+    }
+}
+
+template <class T>
+void check_integer_kernels() {
+    using namespace loom::detail;
+    check_integer_kernel<true, T>(integer_sum_scan_sse2<true, T>, "sse2 inclusive");
+    check_integer_kernel<false, T>(integer_sum_scan_sse2<false, T>, "sse2 exclusive");
+#if LOOM_SCAN_AVX512
+    if (cpu_has_avx512f()) {
+        check_integer_kernel<true, T>(integer_sum_scan_avx512<true, T>, "avx512 inclusive");
+        check_integer_kernel<false, T>(integer_sum_scan_avx512<false, T>, "avx512 exclusive");
+    }
+#endif
+}
+
+TEST(Numeric, EveryIntegerScanKernelMatchesTheElementByElementScan) {
+    check_integer_kernels<std::int32_t>();
+    check_integer_kernels<std::uint32_t>();
+    check_integer_kernels<std::int64_t>();
+    check_integer_kernels<std::uint64_t>();
+}
+#endif
 
 // An affine map x -> a x + b; composing them (first f, then g) is associative and not
 // commutative, and exact in unsigned wrap-around, so any regrouping that reorders
