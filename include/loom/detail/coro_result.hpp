@@ -90,6 +90,23 @@ public:
         }
     }
 
+    /// As publish, but leaves `st` not ready (shared_state::publish_staged); only for
+    /// an outcome that moves without throwing.
+    void stage(shared_state<T>* st) noexcept {
+        static_assert(nothrow_movable);
+        if (kind_ == kind::exception) {
+            st->stage_exception(std::move(exc_));
+        } else if (kind_ == kind::empty) {
+            st->stage_exception(std::make_exception_ptr(std::future_error(std::future_errc::broken_promise)));
+        } else if constexpr (std::is_void_v<T>) {
+            st->stage_value();
+        } else if constexpr (std::is_reference_v<T>) {
+            st->stage_value(*value_);
+        } else {
+            st->stage_value(std::move(value_));
+        }
+    }
+
 private:
     enum class kind : std::uint8_t { empty, value, exception };
 

@@ -81,6 +81,14 @@ public:
         status_ = status::exception;
         ready_.set();
     }
+    /// The exception without readiness yet: publish_staged() makes the state ready.
+    /// Between the two nothing reads the state (readers wait for ready first).
+    void stage_exception(std::exception_ptr e) noexcept {
+        exc_ = std::move(e);
+        status_ = status::exception;
+    }
+    /// Makes ready a state whose outcome was staged (stage_exception, stage_value).
+    void publish_staged() noexcept { ready_.set(); }
     /// set_exception for a state nobody else holds yet (event::set_unshared).
     void set_exception_unshared(std::exception_ptr e) noexcept {
         exc_ = std::move(e);
@@ -160,6 +168,12 @@ public:
     }
     T& value() noexcept { return value_; }
 
+    /// The value without readiness yet (publish_staged).
+    template <class... A>
+    void stage_value(A&&... a) {
+        emplace(std::forward<A>(a)...);
+    }
+
 private:
     template <class... A>
     void emplace(A&&... a) {
@@ -187,6 +201,10 @@ public:
         ready_.set_unshared();
     }
     T& value() noexcept { return *ptr_; }
+    void stage_value(T& r) noexcept {
+        ptr_ = std::addressof(r);
+        status_ = status::value;
+    }
 
 private:
     T* ptr_ = nullptr;
@@ -205,6 +223,7 @@ public:
         ready_.set_unshared();
     }
     void value() noexcept {}
+    void stage_value() noexcept { status_ = status::value; }
 };
 
 // ---- traits -----------------------------------------------------------------------
