@@ -70,30 +70,17 @@ public:
         }
     }
 
-    /// Makes `st` ready with this outcome. An outcome never set (a coroutine that flowed
-    /// off its end without co_return) reads as a broken promise.
+    /// Makes `st` ready with this outcome.
     void publish(shared_state<T>* st) noexcept {
-        if (kind_ == kind::exception) {
-            st->set_exception(std::move(exc_));
-        } else if (kind_ == kind::empty) {
-            st->set_exception(std::make_exception_ptr(std::future_error(std::future_errc::broken_promise)));
-        } else if constexpr (std::is_void_v<T>) {
-            st->set_value();
-        } else if constexpr (std::is_reference_v<T>) {
-            st->set_value(*value_);
-        } else {
-            try {
-                st->set_value(std::move(value_));
-            } catch (...) {
-                st->set_exception(std::current_exception());
-            }
-        }
+        stage(st);
+        st->publish_staged();
     }
 
-    /// As publish, but leaves `st` not ready (shared_state::publish_staged); only for
-    /// an outcome that moves without throwing.
+    /// Moves the outcome into `st` without making it ready (shared_state::
+    /// publish_staged). An outcome never set (a coroutine that flowed off its end
+    /// without co_return) reads as a broken promise; a value whose move throws, as
+    /// that exception.
     void stage(shared_state<T>* st) noexcept {
-        static_assert(nothrow_movable);
         if (kind_ == kind::exception) {
             st->stage_exception(std::move(exc_));
         } else if (kind_ == kind::empty) {
@@ -103,7 +90,11 @@ public:
         } else if constexpr (std::is_reference_v<T>) {
             st->stage_value(*value_);
         } else {
-            st->stage_value(std::move(value_));
+            try {
+                st->stage_value(std::move(value_));
+            } catch (...) {
+                st->stage_exception(std::current_exception());
+            }
         }
     }
 
