@@ -30,7 +30,7 @@ future<detail::async_result_t<F, A...>> async(priority p, F&& f, A&&... args) {
         if constexpr (sizeof...(A) == 0) {
             t = ext::make_task(
                 [st, fn = std::decay_t<F>(std::forward<F>(f))]() mutable {
-                    detail::fulfil(st, [&]() -> R { return std::invoke(std::move(fn)); });
+                    detail::fulfil<true>(st, [&]() -> R { return std::invoke(std::move(fn)); });
                     st->release();
                 },
                 p);
@@ -38,7 +38,7 @@ future<detail::async_result_t<F, A...>> async(priority p, F&& f, A&&... args) {
             t = ext::make_task(
                 [st, fn = std::decay_t<F>(std::forward<F>(f)),
                  tup = std::tuple<std::decay_t<A>...>(std::forward<A>(args)...)]() mutable {
-                    detail::fulfil(st, [&]() -> R { return std::apply(std::move(fn), std::move(tup)); });
+                    detail::fulfil<true>(st, [&]() -> R { return std::apply(std::move(fn), std::move(tup)); });
                     st->release();
                 },
                 p);

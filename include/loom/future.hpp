@@ -431,7 +431,7 @@ auto then_impl(typename Fut::state_type* in, priority p, F&& f) {
         t = ext::make_task(
             [in, out, fn = std::decay_t<F>(std::forward<F>(f))]() mutable {
                 Fut arg = adopt<Fut>(in);
-                fulfil(out, [&]() -> R { return std::invoke(fn, std::move(arg)); });
+                fulfil<true>(out, [&]() -> R { return std::invoke(fn, std::move(arg)); });
                 out->release();
             },
             p);

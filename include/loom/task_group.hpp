@@ -134,7 +134,12 @@ private:
             delete c;
         }
         ext::free_task(t);
-        if (!by_owner) g->child_done();
+        if (!by_owner) {
+            // The child's end: an owner this makes runnable resumes on this worker next
+            // (the worker that ran the last child), as in Cilk, not queued for a steal.
+            ext::final_release last;
+            g->child_done();
+        }
     }
 
     void fail(std::exception_ptr e) noexcept {

@@ -145,6 +145,7 @@ void make_runnable(context* c) noexcept {
         return;
     }
     worker* w = this_worker();
+    if (w && w->keep_next(t)) return;  // the running task's last act: resume it here next
     if (w) {
         p.wake_after_push(w->local_deque(priority::normal).push(t));
     } else {

@@ -1,5 +1,6 @@
 // ext:: entry points that put tasks into queues or take them out for inline execution.
 #include <atomic>
+#include <utility>
 
 #include "loom/ext/trace.hpp"
 #include "loop.hpp"
@@ -33,6 +34,7 @@ void submit_from(task* t, bool may_hand_off) noexcept {
         p.wake_one();  // a high-priority task should not wait for a steal to spread wake-ups
         return;
     }
+    if (w && w->keep_next(t)) return;  // the running task's last act: t runs here next
     // Read before the push: from then on a thief may run and free the record.
     const auto prio = static_cast<unsigned>(t->prio);
     if (!w) {
@@ -86,6 +88,18 @@ void push_local(task* t) noexcept {
     w->local_deque(priority::normal).push(t);
 }
 
+namespace {
+// A task run inline ended inside the caller's task, which goes on: what its final
+// release kept to run next must not wait for the caller's end. It is queued as the
+// release would have queued it without the final release (counted as submitted then).
+void queue_kept_by_inline_task() noexcept {
+    core::worker* w = core::this_worker();  // asked anew: the inline task may have parked
+    if (!w || w->next_in_line == nullptr) return;
+    task* kept = std::exchange(w->next_in_line, nullptr);
+    w->owner.wake_after_push(w->local_deque(priority::normal).push(kept));
+}
+}  // namespace
+
 bool run_if_on_top(task* t) noexcept {
     core::worker* w = core::this_worker();  // the task run below may park
     if (!w) return false;
@@ -99,8 +113,21 @@ bool run_if_on_top(task* t) noexcept {
     w->counters.tasks_run.add();
     if (tracing()) trace_run_inline(t, "task");  // a slice of its own for the arrows into it
     else t->run(t);
+    queue_kept_by_inline_task();
     return true;
 }
+
+void* begin_final_release() noexcept {
+    core::worker* w = core::this_worker_here();
+    // A task runs on a fiber; the native context runs the loop or, on slot 0, the
+    // program itself, which is no task that ends.
+    if (!w || w->releasing_last || w->current == &w->native || !w->in_task.load(std::memory_order_relaxed))
+        return nullptr;
+    w->releasing_last = true;
+    return w;
+}
+
+void end_final_release(void* opened) noexcept { static_cast<core::worker*>(opened)->releasing_last = false; }
 
 namespace {
 // yield: the parked context goes behind the work that is visible now.

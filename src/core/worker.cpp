@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <sched.h>
+#include <utility>
 
 #include "fence.hpp"
 #include "pool.hpp"
@@ -92,6 +93,7 @@ std::uint64_t worker::steal_half_of(chase_lev_deque<ext::task*>& victim) noexcep
 }
 
 // Order: tied work first (it holds stacks and other workers may wait for it), then
+// the task the last one released to run next here (keep_next), then
 // the pool's high-priority tasks, highest level first; then the local deque, foreign
 // submissions, victims, and low priority last.
 //
@@ -101,7 +103,15 @@ std::uint64_t worker::steal_half_of(chase_lev_deque<ext::task*>& victim) noexcep
 // successors) delays a worker's normal work by at most that many tasks, and the
 // normal work of idle workers not at all (they take high work only when it exists).
 ext::task* worker::try_get() noexcept {
-    if (ext::task* t = box.pop()) return t;
+    if (ext::task* t = box.pop()) {
+        // Tied work first, but the task kept to run next must not wait behind it where
+        // no other worker can take it (tied work may run long, or spin until that task
+        // has run): queued, it is announced and can be stolen.
+        if (next_in_line != nullptr)
+            owner.wake_after_push(local_deque(priority::normal).push(std::exchange(next_in_line, nullptr)));
+        return t;
+    }
+    if (next_in_line != nullptr) return std::exchange(next_in_line, nullptr);
     if (owner.high.maybe_nonempty()) {
         if (high_streak >= max_high_streak) {
             if (ext::task* t = local_deque(priority::normal).pop()) {
@@ -123,6 +133,15 @@ ext::task* worker::try_get() noexcept {
     if (ext::task* t = steal_from_victims(priority::low)) return t;
     counters.failed_steals.add();
     return nullptr;
+}
+
+// Not a high-priority task, nor a normal one while high-priority work waits: those
+// go through the queues, where the priority order is kept.
+bool worker::keep_next(ext::task* t) noexcept {
+    if (!releasing_last || next_in_line != nullptr || t->prio != priority::normal) return false;
+    if (owner.high.maybe_nonempty()) return false;
+    next_in_line = t;
+    return true;
 }
 
 // Seq-cst loads: paired with the fence in pool::wake_one(), so that either the

@@ -74,6 +74,16 @@ public:
     std::uint64_t rng = 0;
     spin_policy spin;  // the idle spin budget when it adapts (config::spin_adaptive)
 
+    // ---- next in line (ext::begin_final_release): while `releasing_last`, the first
+    // task the running task makes runnable waits in `next_in_line` and try_get takes it
+    // first after the mailbox. Both this thread only; next_in_line is empty again by
+    // the time the task that filled it has ended (run_if_on_top flushes what a task it
+    // ran inline kept).
+    bool releasing_last = false;
+    ext::task* next_in_line = nullptr;
+    /// Keeps `t` as next_in_line if a final release is open and nothing is kept yet.
+    bool keep_next(ext::task* t) noexcept;
+
     worker_counters counters;
     trace_track trace;   // LOOM_TRACE events of this worker's track (trace.hpp)
     std::thread thread;  // empty for slot 0

@@ -135,7 +135,8 @@ public:
 
 private:
     void complete() noexcept {
-        fulfil(static_cast<shared_state<U>*>(this),
+        // Inline: complete() runs in whoever made the last input ready, which goes on.
+        fulfil<!Inline>(static_cast<shared_state<U>*>(this),
                [&]() -> decltype(auto) { return std::apply(std::move(fn_), std::move(args_)); });
         this->release();
     }

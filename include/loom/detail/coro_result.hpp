@@ -70,10 +70,11 @@ public:
         }
     }
 
-    /// Makes `st` ready with this outcome.
+    /// Makes `st` ready with this outcome, as the last act of the running task (a
+    /// coroutine's end: state_base::make_ready_last).
     void publish(shared_state<T>* st) noexcept {
         stage(st);
-        st->publish_staged();
+        st->publish_staged_last();
     }
 
     /// Moves the outcome into `st` without making it ready (shared_state::

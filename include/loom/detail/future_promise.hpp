@@ -75,7 +75,10 @@ public:
         auto* st = static_cast<state_base*>(std::exchange(r->owner, nullptr));
         coro_frame_allocation::operator delete(frame, size);
         if (st != nullptr) {
-            st->publish_staged();
+            // The coroutine's end is its task's end too: a coroutine returning a future
+            // runs as its own resumption task, or in its caller's until its first
+            // suspension, when nobody can have registered with the state yet.
+            st->publish_staged_last();
             st->release();
         }
     }

@@ -116,6 +116,37 @@ LOOM_EXPORT bool can_park_now() noexcept;
 /// wait through the scheduler instead, which takes high-priority work first.
 LOOM_EXPORT bool high_priority_pending() noexcept;
 
+// ---- the last act of a task ---------------------------------------------------------
+
+/// Opens a final release on the calling worker: the running task has nothing left to
+/// do but make others runnable (a future's state set as an async task, a continuation
+/// or a coroutine ends; a task_group child counting itself done). Until
+/// end_final_release, the first normal-priority task it submits, or untied parked task
+/// it makes runnable, is kept for this worker to run right after the running task:
+/// no queue, no hand-off to a spinning worker, no wake-up. A chain of dependent tasks
+/// then stays on one worker instead of crossing to an idle one at every step
+/// (docs/architecture.md, "Next in line"). Anything more it releases is queued as
+/// usual, so fan-out still spreads. Returns null (nothing opened) outside a task, or
+/// when a final release is open already. Must not be used while user code still
+/// runs in the task: what it keeps waits until the task has ended.
+LOOM_EXPORT void* begin_final_release() noexcept;
+/// Closes what begin_final_release opened (its return value, when not null).
+LOOM_EXPORT void end_final_release(void* opened) noexcept;
+
+/// A final release for the scope of the object (see begin_final_release).
+class final_release {
+public:
+    final_release() noexcept : opened_(begin_final_release()) {}
+    ~final_release() {
+        if (opened_ != nullptr) end_final_release(opened_);
+    }
+    final_release(const final_release&) = delete;
+    final_release& operator=(const final_release&) = delete;
+
+private:
+    void* opened_;
+};
+
 // ---- automatic critical-path priority (docs/configuration.md, LOOM_CRITICAL_PATH) ---
 
 /// True when LOOM_CRITICAL_PATH switched the automatic priority of dependent tasks on
