@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "loom/coroutine.hpp"
+#include "loom/ext/scheduler.hpp"
 #include "loom/lazy.hpp"
 #include "loom/loom.hpp"
 #include "test_support.hpp"
@@ -593,6 +594,29 @@ loom::lazy<int> lazy_catches() {
 TEST(Lazy, ExceptionsAfterASuspension) {
     EXPECT_EQ(loom::start(lazy_catches()).get(), -1);
     EXPECT_THROW(loom::spawn(lazy_throws()).get(), std::out_of_range);
+}
+
+loom::future<int> plus_one_noting_worker(loom::future<int> prev, int& where) {
+    const int v = co_await std::move(prev);
+    where = loom::ext::current_worker();
+    co_return v + 1;
+}
+
+// A chain of coroutines, each awaiting the one before: each resumes on the worker the
+// one before ended on (its end keeps the resumption there, ext::begin_final_release).
+TEST(Coroutine, AChainOfAwaitsStaysOnOneWorker) {
+    constexpr int hops = 200;
+    std::vector<int> where(hops, -2);
+    loom::async([&] {
+        loom::promise<int> p;
+        loom::future<int> f = p.get_future();
+        for (int i = 0; i < hops; ++i) f = plus_one_noting_worker(std::move(f), where[std::size_t(i)]);
+        p.set_value(0);
+        EXPECT_EQ(f.get(), hops);
+    }).get();
+    int moved = 0;
+    for (int i = 1; i < hops; ++i) moved += where[std::size_t(i)] != where[std::size_t(i - 1)];
+    EXPECT_EQ(moved, 0) << "hops that resumed on another worker than the hop before";
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "loom/ext/scheduler.hpp"
 #include "loom/loom.hpp"
 
 namespace {
@@ -358,6 +359,28 @@ TEST(Future, WaitInTaskSuspendsNotBlocks) {
     auto releaser = loom::async([&gate] { gate.set_value(); });
     releaser.get();
     for (unsigned i = 0; i < n; ++i) EXPECT_EQ(waiting[i].get(), static_cast<int>(i));
+}
+
+// Each continuation of a chain runs on the worker of the one before: its predecessor's
+// end keeps it there (ext::begin_final_release) instead of handing it to an idle
+// worker, however many spin. Before, at 2 workers nearly every hop crossed over.
+TEST(Future, AChainOfContinuationsStaysOnOneWorker) {
+    constexpr int hops = 200;
+    std::vector<int> where(hops, -2);
+    loom::async([&] {
+        loom::promise<int> p;
+        loom::future<int> f = p.get_future();
+        for (int i = 0; i < hops; ++i)
+            f = f.then([&where, i](loom::future<int> x) {
+                where[std::size_t(i)] = loom::ext::current_worker();
+                return x.get() + 1;
+            });
+        p.set_value(0);
+        EXPECT_EQ(f.get(), hops);
+    }).get();
+    int moved = 0;
+    for (int i = 1; i < hops; ++i) moved += where[std::size_t(i)] != where[std::size_t(i - 1)];
+    EXPECT_EQ(moved, 0) << "hops that ran on another worker than the hop before";
 }
 
 }  // namespace
