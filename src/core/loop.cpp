@@ -123,6 +123,7 @@ bool park_current(bool (*commit)(context*, void*), void* arg) noexcept {
         return false;  // the caller blocks the thread instead
     }
     context* self = w.current;
+    w.releasing_last = false;  // the worker goes on with other tasks: theirs are not final
     w.counters.suspensions.add();
     if (ext::tracing()) trace_park(w, *self);
     arrival a{arrival::action::park, self, commit, arg};

@@ -127,7 +127,13 @@ void* begin_final_release() noexcept {
     return w;
 }
 
-void end_final_release(void* opened) noexcept { static_cast<core::worker*>(opened)->releasing_last = false; }
+// A task that parked inside its final release (nothing in loom does) had it closed by
+// park_current, and may have resumed on another worker: only this thread's own worker
+// is touched.
+void end_final_release(void* opened) noexcept {
+    core::worker* w = core::this_worker();
+    if (w == opened) w->releasing_last = false;
+}
 
 namespace {
 // yield: the parked context goes behind the work that is visible now.
