@@ -119,10 +119,10 @@ LOOM_EXPORT bool high_priority_pending() noexcept;
 // ---- the last act of a task ---------------------------------------------------------
 
 /// Opens a final release on the calling worker: the running task has nothing left to
-/// do but make others runnable (a future's state set as an async task, a continuation
-/// or a coroutine ends; a task_group child counting itself done). Until
-/// end_final_release, the first normal-priority task it submits, or untied parked task
-/// it makes runnable, is kept for this worker to run right after the running task:
+/// do but make others runnable (a future's state set as an async task, a continuation,
+/// a dataflow or a coroutine ends). Until
+/// end_final_release, the first normal-priority task it submits (not a parked task it
+/// makes runnable) is kept for this worker to run right after the running task:
 /// no queue, no hand-off to a spinning worker, no wake-up. A chain of dependent tasks
 /// then stays on one worker instead of crossing to an idle one at every step
 /// (docs/architecture.md, "Next in line"). Anything more it releases is queued as
