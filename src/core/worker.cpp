@@ -137,8 +137,8 @@ ext::task* worker::try_get() noexcept {
 
 // Not a high-priority task, nor a normal one while high-priority work waits: those
 // go through the queues, where the priority order is kept.
-bool worker::keep_next(ext::task* t) noexcept {
-    if (!releasing_last || next_in_line != nullptr || t->prio != priority::normal) return false;
+bool worker::keep_as_next(ext::task* t) noexcept {
+    if (next_in_line != nullptr || t->prio != priority::normal) return false;
     if (owner.high.maybe_nonempty()) return false;
     next_in_line = t;
     return true;
@@ -322,6 +322,15 @@ ext::task* worker::find_work() noexcept {
     bool listening_now = false;
     if (owner.timers.earliest() == timer_heap::none && !pollers().active() &&
         !owner.abandoned.load(std::memory_order_acquire)) {
+        // A task kept to run next (keep_next): this worker is not idle, so it does not
+        // listen -- two read-modify-writes on the shared `spinners` line per task of a
+        // chain, which the kept task saves over a queued one otherwise. try_get takes
+        // mailbox work first if there is some (and queues the kept task then).
+        if (next_in_line != nullptr) {
+            ext::task* t = try_get();
+            owner.keep_timers_watched();
+            return t;
+        }
         if (local_deque(priority::normal).looks_empty()) {
             start_listening();
             listening_now = true;

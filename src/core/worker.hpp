@@ -82,7 +82,8 @@ public:
     bool releasing_last = false;
     ext::task* next_in_line = nullptr;
     /// Keeps `t` as next_in_line if a final release is open and nothing is kept yet.
-    bool keep_next(ext::task* t) noexcept;
+    /// The test of the flag is inline: every submit from a worker asks.
+    bool keep_next(ext::task* t) noexcept { return releasing_last && keep_as_next(t); }
 
     worker_counters counters;
     trace_track trace;   // LOOM_TRACE events of this worker's track (trace.hpp)
@@ -111,6 +112,7 @@ private:
     bool pause_for_doorbell(unsigned pauses) noexcept;
     bool answer_doorbell() noexcept;
     ext::task* found_while_listening(ext::task* t) noexcept;
+    bool keep_as_next(ext::task* t) noexcept;
     ext::task* settle_doorbell(std::uintptr_t word, ext::task* t) noexcept;
 };
 
