@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/ext/scheduler.hpp"
 #include "loom/loom.hpp"
 
 namespace {
@@ -91,6 +92,29 @@ TEST(Dataflow, Chain) {
 }  // namespace
 
 namespace {
+
+// Each dataflow of a chain runs on the worker of the one before: the end of a dataflow
+// task keeps the next one, released by its result, on its worker (next in line).
+TEST(Dataflow, AChainStaysOnOneWorker) {
+    constexpr int hops = 200;
+    std::vector<int> where(hops, -2);
+    loom::async([&] {
+        loom::promise<int> p;
+        loom::future<int> f = p.get_future();
+        for (int i = 0; i < hops; ++i)
+            f = loom::dataflow(
+                [&where, i](loom::future<int> x) {
+                    where[std::size_t(i)] = loom::ext::current_worker();
+                    return x.get() + 1;
+                },
+                std::move(f));
+        p.set_value(0);
+        EXPECT_EQ(f.get(), hops);
+    }).get();
+    int moved = 0;
+    for (int i = 1; i < hops; ++i) moved += where[std::size_t(i)] != where[std::size_t(i - 1)];
+    EXPECT_EQ(moved, 0) << "hops that ran on another worker than the hop before";
+}
 
 TEST(Unwrapping, DataflowWithValues) {
     auto a = loom::async([] { return 2; });
