@@ -605,18 +605,10 @@ loom::future<int> plus_one_noting_worker(loom::future<int> prev, int& where) {
 // A chain of coroutines, each awaiting the one before: each resumes on the worker the
 // one before ended on (its end keeps the resumption there, ext::begin_final_release).
 TEST(Coroutine, AChainOfAwaitsStaysOnOneWorker) {
-    constexpr int hops = 200;
-    std::vector<int> where(hops, -2);
-    loom::async([&] {
-        loom::promise<int> p;
-        loom::future<int> f = p.get_future();
-        for (int i = 0; i < hops; ++i) f = plus_one_noting_worker(std::move(f), where[std::size_t(i)]);
-        p.set_value(0);
-        EXPECT_EQ(f.get(), hops);
-    }).get();
-    int moved = 0;
-    for (int i = 1; i < hops; ++i) moved += where[std::size_t(i)] != where[std::size_t(i - 1)];
-    EXPECT_EQ(moved, 0) << "hops that resumed on another worker than the hop before";
+    const int moved = loom_test::chain_hops_that_moved(200, [](loom::future<int> prev, int& where) {
+        return plus_one_noting_worker(std::move(prev), where);
+    });
+    EXPECT_EQ(moved, 0) << "hops that resumed on another worker than the hop before (-1: wrong count)";
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "loom/ext/scheduler.hpp"
 #include "loom/loom.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -96,24 +97,15 @@ namespace {
 // Each dataflow of a chain runs on the worker of the one before: the end of a dataflow
 // task keeps the next one, released by its result, on its worker (next in line).
 TEST(Dataflow, AChainStaysOnOneWorker) {
-    constexpr int hops = 200;
-    std::vector<int> where(hops, -2);
-    loom::async([&] {
-        loom::promise<int> p;
-        loom::future<int> f = p.get_future();
-        for (int i = 0; i < hops; ++i)
-            f = loom::dataflow(
-                [&where, i](loom::future<int> x) {
-                    where[std::size_t(i)] = loom::ext::current_worker();
-                    return x.get() + 1;
-                },
-                std::move(f));
-        p.set_value(0);
-        EXPECT_EQ(f.get(), hops);
-    }).get();
-    int moved = 0;
-    for (int i = 1; i < hops; ++i) moved += where[std::size_t(i)] != where[std::size_t(i - 1)];
-    EXPECT_EQ(moved, 0) << "hops that ran on another worker than the hop before";
+    const int moved = loom_test::chain_hops_that_moved(200, [](loom::future<int> prev, int& where) {
+        return loom::dataflow(
+            [&where](loom::future<int> x) {
+                where = loom::ext::current_worker();
+                return x.get() + 1;
+            },
+            std::move(prev));
+    });
+    EXPECT_EQ(moved, 0) << "hops that ran on another worker than the hop before (-1: wrong count)";
 }
 
 TEST(Unwrapping, DataflowWithValues) {

@@ -11,6 +11,7 @@
 
 #include "loom/ext/scheduler.hpp"
 #include "loom/loom.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -365,22 +366,13 @@ TEST(Future, WaitInTaskSuspendsNotBlocks) {
 // end keeps it there (ext::begin_final_release) instead of handing it to an idle
 // worker, however many spin. Before, at 2 workers nearly every hop crossed over.
 TEST(Future, AChainOfContinuationsStaysOnOneWorker) {
-    constexpr int hops = 200;
-    std::vector<int> where(hops, -2);
-    loom::async([&] {
-        loom::promise<int> p;
-        loom::future<int> f = p.get_future();
-        for (int i = 0; i < hops; ++i)
-            f = f.then([&where, i](loom::future<int> x) {
-                where[std::size_t(i)] = loom::ext::current_worker();
-                return x.get() + 1;
-            });
-        p.set_value(0);
-        EXPECT_EQ(f.get(), hops);
-    }).get();
-    int moved = 0;
-    for (int i = 1; i < hops; ++i) moved += where[std::size_t(i)] != where[std::size_t(i - 1)];
-    EXPECT_EQ(moved, 0) << "hops that ran on another worker than the hop before";
+    const int moved = loom_test::chain_hops_that_moved(200, [](loom::future<int> prev, int& where) {
+        return prev.then([&where](loom::future<int> x) {
+            where = loom::ext::current_worker();
+            return x.get() + 1;
+        });
+    });
+    EXPECT_EQ(moved, 0) << "hops that ran on another worker than the hop before (-1: wrong count)";
 }
 
 }  // namespace
