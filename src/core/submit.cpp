@@ -1,6 +1,5 @@
 // ext:: entry points that put tasks into queues or take them out for inline execution.
 #include <atomic>
-#include <utility>
 
 #include "loom/ext/trace.hpp"
 #include "loop.hpp"
@@ -94,9 +93,7 @@ namespace {
 // release would have queued it without the final release (counted as submitted then).
 void queue_kept_by_inline_task() noexcept {
     core::worker* w = core::this_worker();  // asked anew: the inline task may have parked
-    if (!w || w->next_in_line == nullptr) return;
-    task* kept = std::exchange(w->next_in_line, nullptr);
-    w->owner.wake_after_push(w->local_deque(priority::normal).push(kept));
+    if (w) w->queue_kept();
 }
 }  // namespace
 

@@ -107,8 +107,7 @@ ext::task* worker::try_get() noexcept {
         // Tied work first, but the task kept to run next must not wait behind it where
         // no other worker can take it (tied work may run long, or spin until that task
         // has run): queued, it is announced and can be stolen.
-        if (next_in_line != nullptr)
-            owner.wake_after_push(local_deque(priority::normal).push(std::exchange(next_in_line, nullptr)));
+        queue_kept();
         return t;
     }
     if (next_in_line != nullptr) return std::exchange(next_in_line, nullptr);
@@ -142,6 +141,11 @@ bool worker::keep_as_next(ext::task* t) noexcept {
     if (owner.high.maybe_nonempty()) return false;
     next_in_line = t;
     return true;
+}
+
+void worker::queue_kept() noexcept {
+    if (next_in_line != nullptr)
+        owner.wake_after_push(local_deque(priority::normal).push(std::exchange(next_in_line, nullptr)));
 }
 
 // Seq-cst loads: paired with the fence in pool::wake_one(), so that either the

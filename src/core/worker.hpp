@@ -75,7 +75,7 @@ public:
     spin_policy spin;  // the idle spin budget when it adapts (config::spin_adaptive)
 
     // ---- next in line (ext::begin_final_release): while `releasing_last`, the first
-    // task the running task makes runnable waits in `next_in_line` and try_get takes it
+    // task the running task submits waits in `next_in_line` and try_get takes it
     // first after the mailbox. Both this thread only; next_in_line is empty again by
     // the time the task that filled it has ended (run_if_on_top flushes what a task it
     // ran inline kept).
@@ -84,6 +84,9 @@ public:
     /// Keeps `t` as next_in_line if a final release is open and nothing is kept yet.
     /// The test of the flag is inline: every submit from a worker asks.
     bool keep_next(ext::task* t) noexcept { return releasing_last && keep_as_next(t); }
+    /// Moves a kept task, if any, onto this worker's deque with the usual wake-up:
+    /// announced and stealable, for when this worker does not run it next.
+    void queue_kept() noexcept;
 
     worker_counters counters;
     trace_track trace;   // LOOM_TRACE events of this worker's track (trace.hpp)

@@ -78,7 +78,7 @@ public:
     }
 
     /// Moves the outcome into `st` without making it ready (shared_state::
-    /// publish_staged). An outcome never set (a coroutine that flowed off its end
+    /// publish_staged_last). An outcome never set (a coroutine that flowed off its end
     /// without co_return) reads as a broken promise; a value whose move throws, as
     /// that exception.
     void stage(shared_state<T>* st) noexcept {

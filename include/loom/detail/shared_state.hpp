@@ -84,15 +84,15 @@ public:
         status_ = status::exception;
         make_ready<Last>();
     }
-    /// The exception without readiness yet: publish_staged() makes the state ready.
+    /// The exception without readiness yet: publish_staged_last() makes the state ready.
     /// Between the two nothing reads the state (readers wait for ready first).
     void stage_exception(std::exception_ptr e) noexcept {
         exc_ = std::move(e);
         status_ = status::exception;
     }
-    /// Makes ready a state whose outcome was staged (stage_exception, stage_value).
-    void publish_staged() noexcept { ready_.set(); }
-    /// publish_staged as the last act of the running task (make_ready_last).
+    /// Makes ready a state whose outcome was staged (stage_exception, stage_value), as
+    /// the last act of the running task (make_ready_last): only a coroutine's end
+    /// stages.
     void publish_staged_last() noexcept { make_ready_last(); }
     /// set_exception for a state nobody else holds yet (event::set_unshared).
     void set_exception_unshared(std::exception_ptr e) noexcept {
@@ -196,7 +196,7 @@ public:
     }
     T& value() noexcept { return value_; }
 
-    /// The value without readiness yet (publish_staged).
+    /// The value without readiness yet (publish_staged_last).
     template <class... A>
     void stage_value(A&&... a) {
         emplace(std::forward<A>(a)...);
